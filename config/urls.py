@@ -1,0 +1,22 @@
+"""Root URLs: the admin, the API under /api/v1/, its schema and docs, and the health probes."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import health
+from config.exceptions import json_not_found
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("memories.api.urls")),
+    # Anything else under /api/ is a JSON 404, also with DEBUG on.
+    re_path(r"^api/", json_not_found),
+]
+
+handler404 = "config.exceptions.json_not_found"
+handler500 = "config.exceptions.json_server_error"

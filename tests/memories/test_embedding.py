@@ -1,0 +1,140 @@
+"""The default embedder: offline, 384-dim unit vectors, meaningful, batched, long texts windowed."""
+
+import math
+import os
+
+import numpy as np
+import pytest
+from django.test import override_settings
+
+from memories import embedding
+from memories.embedding import EmbedderUnavailable, MiniLMInt8Embedder, embed_texts, get_embedder
+from memories.models import Memory, Namespace
+from memories.selectors import vector_search
+from memories.services import embed_queued_memories
+
+
+def cos(a, b) -> float:
+    return float(np.dot(a, b))
+
+
+def test_runs_offline_with_the_default_model():
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    embedder = get_embedder()
+    assert isinstance(embedder, MiniLMInt8Embedder)
+    assert embedder.name == "all-MiniLM-L6-v2-onnx-int8"
+    assert embedder.dimensions == 384
+    assert get_embedder() is embedder  # loaded once per process
+
+
+def test_vectors_are_384_dimensional_unit_vectors():
+    vectors = embed_texts(["My son Colby lives in Los Angeles.", "", "🙂 ünïcödé"])
+    assert len(vectors) == 3
+    for vector in vectors:
+        assert len(vector) == 384
+        assert math.isclose(float(np.linalg.norm(vector)), 1.0, abs_tol=1e-4)
+
+
+def test_a_paraphrase_ranks_above_an_unrelated_sentence():
+    anchor, paraphrase, unrelated = embed_texts(
+        [
+            "The user prefers meetings in the afternoon.",
+            "Afternoon is when they like their meetings scheduled.",
+            "The invoice for the printer toner was paid in March.",
+        ]
+    )
+    assert cos(anchor, paraphrase) > cos(anchor, unrelated) + 0.3
+
+
+def test_batch_and_single_embeddings_agree():
+    texts = ["short", "a somewhat longer sentence about calendars and email", "third one"]
+    batch = embed_texts(texts)
+    for text, vector in zip(texts, batch, strict=True):
+        assert cos(embed_texts([text])[0], vector) > 0.9999
+
+
+def test_batches_are_embedded_in_batches_not_one_by_one(monkeypatch):
+    embedder = MiniLMInt8Embedder(batch_size=16)
+    calls = []
+    original = embedder._run
+
+    def counting_run(batch):
+        calls.append(len(batch))
+        return original(batch)
+
+    monkeypatch.setattr(embedder, "_run", counting_run)
+    vectors = embedder.embed([f"memory number {i} about a different topic" for i in range(64)])
+    assert len(vectors) == 64
+    assert calls == [16, 16, 16, 16]
+
+
+def test_long_texts_are_cut_into_overlapping_windows():
+    embedder = get_embedder()
+    text = " ".join(f"word{i}" for i in range(2000))
+    [(vector, windows)] = embedder.embed_windows([text])
+    assert len(windows) >= 5
+    assert len(vector) == 384
+    # Consecutive windows overlap, so their vectors are close but not equal.
+    assert 0.5 < cos(windows[0], windows[1]) < 0.9999
+
+
+def test_an_unknown_embedder_is_a_clear_error():
+    with (
+        override_settings(MNEMO_EMBEDDER="memories.embedding.NoSuchModel"),
+        pytest.raises(EmbedderUnavailable, match="unknown embedder"),
+    ):
+        embed_texts(["x"])
+    assert embedding.get_embedder().name == "all-MiniLM-L6-v2-onnx-int8"
+
+
+FILLER_WORDS = [
+    "project",
+    "budget",
+    "meeting",
+    "schedule",
+    "review",
+    "quarterly",
+    "numbers",
+    "client",
+    "email",
+    "report",
+    "deadline",
+    "team",
+    "lunch",
+    "office",
+    "garden",
+    "weather",
+    "holiday",
+    "invoice",
+    "printer",
+    "parking",
+    "calendar",
+]
+
+
+@pytest.mark.django_db
+def test_the_end_of_a_16000_character_text_still_counts():
+    rng = np.random.default_rng(7)
+    filler = " ".join(rng.choice(FILLER_WORDS, size=4000))
+    ending = " Later that year she finally moved to Ljubljana, the capital of Slovenia."
+    long_text = (filler[: 16000 - len(ending)] + ending)[:16000]
+    assert len(long_text) == 16000
+    assert "Ljubljana" in long_text[-200:] and "Ljubljana" not in long_text[:-200]
+
+    ns = Namespace.objects.create(key="user:traveller", kind="user")
+    # The same 15,900 characters with another ending: cut at the model's 256 tokens, both long
+    # texts would get the same vector, and the tie would go to the older row (this one).
+    other_ending = " Later that year she finally moved to a small flat near the office downtown."
+    distractors = [
+        (filler[: 16000 - len(other_ending)] + other_ending)[:16000],
+        "My son Colby lives in Los Angeles.",
+        "The dentist appointment is on Friday.",
+        "I am allergic to peanuts.",
+        "Our team meets on Mondays at 10am.",
+    ]
+    rows = [Memory.objects.create(namespace=ns, text=t) for t in [*distractors, long_text]]
+    embed_queued_memories(ids=[r.id for r in rows])
+
+    hits = vector_search(namespace_id=ns.id, query="Ljubljana", limit=3)
+    assert hits[0].memory_id == rows[-1].id, [(h.memory_id, round(h.similarity, 3)) for h in hits]
+    assert hits[0].similarity > hits[1].similarity + 0.1

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ToolrulesConfig(AppConfig):
+    name = "toolrules"
+    default_auto_field = "django.db.models.BigAutoField"
