@@ -105,9 +105,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DatabaseError):
         logger.exception("database error in %s", context.get("view"))
         return Response(
-            error_body(
-                "DATABASE_ERROR", "The database is unavailable or refused the write; nothing was changed."
-            ),
+            error_body("DATABASE_ERROR", "The database is unavailable or refused the write; nothing was changed."),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
     if isinstance(exc, Http404):

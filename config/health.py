@@ -41,9 +41,7 @@ def check_embedder() -> str:
     embedder = get_embedder()
     vector = embed_texts(["readiness probe"])[0]
     if len(vector) != EMBEDDING_DIMENSIONS:
-        raise RuntimeError(
-            f"{embedder.name} gives {len(vector)} dimensions; the column has {EMBEDDING_DIMENSIONS}"
-        )
+        raise RuntimeError(f"{embedder.name} gives {len(vector)} dimensions; the column has {EMBEDDING_DIMENSIONS}")
     return f"{embedder.name} ({len(vector)} dimensions)"
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 #: The width of the ``embedding`` columns; the configured embedder must produce vectors this long
@@ -62,6 +67,10 @@ class Memory(models.Model):
         READY = "ready", "ready"
         FAILED = "failed", "failed"
 
+    class CaptureMode(models.TextChoices):
+        EXPLICIT = "explicit", "explicit"
+        INFERRED = "inferred", "inferred"
+
     namespace = models.ForeignKey(Namespace, on_delete=models.PROTECT, related_name="memories")
     text = models.TextField()
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
@@ -74,9 +83,37 @@ class Memory(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Seed 003's inputs.
+    tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    source_provider = models.CharField(max_length=200, blank=True, default="")
+    #: Stored, not used in recall scoring (seed 003: reserved for future ranking work).
+    importance = models.FloatField(default=0.5)
+    capture_mode = models.CharField(max_length=10, choices=CaptureMode.choices, blank=True, default="")
+    session_id = models.CharField(max_length=255, blank=True, default="")
+    #: Recall hides the memory from this moment on; it stays stored until purged.
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_confirmed_at = models.DateTimeField(default=timezone.now)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: Set when the memory is forgotten, corrected or merged away: out of recall, kept on record.
+    forgotten_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    search_vector = models.GeneratedField(
+        expression=SearchVector("text", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(importance__gte=0) & Q(importance__lte=1), name="memory_importance_0_1"),
+        ]
         indexes = [
+            GinIndex(fields=["search_vector"], name="memory_search_vector_gin"),
+            GinIndex(fields=["tags"], name="memory_tags_gin"),
+            GinIndex(fields=["metadata"], name="memory_metadata_gin", opclasses=["jsonb_path_ops"]),
             HnswIndex(
                 name="memory_embedding_hnsw",
                 fields=["embedding"],
@@ -118,3 +155,77 @@ class MemoryChunk(models.Model):
 
     def __str__(self) -> str:
         return f"memory {self.memory_id} window {self.position}"
+
+
+class Tombstone(models.Model):
+    """What is left of a memory that was forgotten, corrected or merged: out of recall, on record.
+
+    It keeps the text and embedding, so that a later ``remember`` of the same fact can report
+    ``previously_corrected``, and what replaced it, if anything.
+    """
+
+    class Kind(models.TextChoices):
+        FORGOTTEN = "forgotten", "forgotten"
+        CORRECTED = "corrected", "corrected"
+        MERGED = "merged", "merged"
+        DELETED = "deleted", "deleted"
+
+    memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="tombstones")
+    namespace = models.ForeignKey(Namespace, on_delete=models.CASCADE, related_name="tombstones")
+    text = models.TextField()
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.FORGOTTEN)
+    reason = models.TextField(blank=True, default="")
+    replaced_by = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="replaces")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            HnswIndex(
+                name="tombstone_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text[:60]}"
+
+
+class MemoryEvent(models.Model):
+    """One entry of a memory's history: add, update, forget, correct, confirm, restore, merge.
+
+    The link to the memory carries no database constraint, so history outlives a purged memory.
+    """
+
+    class Type(models.TextChoices):
+        ADD = "add", "add"
+        UPDATE = "update", "update"
+        FORGET = "forget", "forget"
+        CORRECT = "correct", "correct"
+        CONFIRM = "confirm", "confirm"
+        RESTORE = "restore", "restore"
+        MERGE = "merge", "merge"
+
+    memory = models.ForeignKey(Memory, on_delete=models.DO_NOTHING, db_constraint=False, related_name="events")
+    event_type = models.CharField(max_length=10, choices=Type.choices)
+    old_text = models.TextField(blank=True, default="")
+    new_text = models.TextField(blank=True, default="")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["memory", "created_at"], name="memoryevent_memory_time")]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} memory {self.memory_id}"

@@ -1,13 +1,21 @@
-"""Reads of memories. Vector search lives here; the memories issue fuses it with full text."""
+"""Reads of memories: hybrid search, lists, history, async events."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
 
+from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import QuerySet
 
 from memories.embedding import embed_texts
-from memories.models import Memory
+from memories.models import Memory, MemoryEvent
+
+SearchMode = Literal["hybrid", "vector", "keyword"]
+RRF_K = 60  # the usual reciprocal-rank-fusion constant: rank r counts 1 / (60 + r)
 
 
 @dataclass(frozen=True)
@@ -18,41 +26,203 @@ class VectorHit:
     similarity: float
 
 
-# Candidates come from two HNSW scans, whole-memory vectors and window vectors of long memories;
-# each memory keeps its best distance. Iterative index scans (pgvector 0.8) keep scanning past
-# rows the namespace filter drops, so a small namespace in a large table still gets k rows.
-_VECTOR_SQL = """
-WITH hits AS (
-    (SELECT m.id AS memory_id, m.embedding <=> %(q)s::vector AS distance
-       FROM memories_memory m
-      WHERE m.namespace_id = %(ns)s AND m.status = 'ready'
-      ORDER BY m.embedding <=> %(q)s::vector
-      LIMIT %(k)s)
-    UNION ALL
-    (SELECT c.memory_id, c.embedding <=> %(q)s::vector AS distance
-       FROM memories_memorychunk c
-      WHERE c.namespace_id = %(ns)s
-      ORDER BY c.embedding <=> %(q)s::vector
-      LIMIT %(k)s)
+@dataclass
+class SearchFilters:
+    """What narrows a search besides the namespaces: tags, metadata, creation time."""
+
+    tags: list[str] = field(default_factory=list)
+    tags_mode: Literal["any", "all"] = "any"
+    #: {key: {op: value}} with op in eq, ne, in, contains, gt, lt.
+    metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    memory: Memory
+    score: float
+
+
+def _vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[str, Any]) -> str:
+    """The WHERE clause every search arm shares: live, ready memories of the given namespaces."""
+    params["ns"] = namespace_ids
+    clauses = [
+        "m.namespace_id = ANY(%(ns)s)",
+        "m.status = 'ready'",
+        "m.forgotten_at IS NULL",
+        "(m.expires_at IS NULL OR m.expires_at > now())",
+    ]
+    if filters.tags:
+        params["tags"] = filters.tags
+        clauses.append(
+            "m.tags @> %(tags)s::varchar[]" if filters.tags_mode == "all" else "m.tags && %(tags)s::varchar[]"
+        )
+    if filters.created_after:
+        params["created_after"] = filters.created_after
+        clauses.append("m.created_at >= %(created_after)s")
+    if filters.created_before:
+        params["created_before"] = filters.created_before
+        clauses.append("m.created_at < %(created_before)s")
+    for n, (key, ops) in enumerate(sorted(filters.metadata.items())):
+        params[f"mk{n}"] = key
+        field_sql = f"(m.metadata -> %(mk{n})s)"
+        for op, value in sorted(ops.items()):
+            p = f"mv{n}_{op}"
+            if op == "eq":
+                params[p] = json.dumps(value)
+                clauses.append(f"{field_sql} = %({p})s::jsonb")
+            elif op == "ne":
+                params[p] = json.dumps(value)
+                clauses.append(f"{field_sql} IS DISTINCT FROM %({p})s::jsonb")
+            elif op == "in":
+                params[p] = [json.dumps(v) for v in value]
+                clauses.append(f"{field_sql} = ANY(%({p})s::jsonb[])")
+            elif op == "contains":
+                params[p] = json.dumps([value])
+                params[p + "_s"] = str(value).lower()
+                clauses.append(
+                    f"((jsonb_typeof({field_sql}) = 'array' AND {field_sql} @> %({p})s::jsonb) OR "
+                    f"(jsonb_typeof({field_sql}) = 'string' AND "
+                    f"strpos(lower(m.metadata ->> %(mk{n})s), %({p}_s)s) > 0))"
+                )
+            elif op in ("gt", "lt"):
+                sign = ">" if op == "gt" else "<"
+                params[p] = value
+                if isinstance(value, int | float):
+                    clauses.append(
+                        f"(jsonb_typeof({field_sql}) = 'number' AND (m.metadata ->> %(mk{n})s)::numeric {sign} %({p})s)"
+                    )
+                else:
+                    clauses.append(
+                        f"(jsonb_typeof({field_sql}) = 'string' AND (m.metadata ->> %(mk{n})s) {sign} %({p})s)"
+                    )
+            else:  # the serializer only lets the six operators through
+                raise ValueError(f"unknown metadata operator {op!r}")
+    return " AND ".join(clauses)
+
+
+# One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
+# window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
+# any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
+# ranked by ts_rank_cd. The arms are fused by reciprocal rank.
+_VECTOR_ARM = """
+vec AS (
+    SELECT memory_id, MIN(d) AS d FROM (
+        (SELECT m.id AS memory_id, m.embedding <=> %(q)s::vector AS d
+           FROM memories_memory m
+          WHERE {where}
+          ORDER BY m.embedding <=> %(q)s::vector
+          LIMIT %(cand)s)
+        UNION ALL
+        (SELECT c.memory_id, c.embedding <=> %(q)s::vector AS d
+           FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
+          WHERE c.namespace_id = ANY(%(ns)s) AND {where}
+          ORDER BY c.embedding <=> %(q)s::vector
+          LIMIT %(cand)s)
+    ) candidates
+    GROUP BY memory_id
+),
+vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
+"""
+_KEYWORD_ARM = """
+tq AS (
+    SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t
+      FROM unnest(to_tsvector('english', %(query)s))
+),
+fr AS (
+    SELECT memory_id, s, ROW_NUMBER() OVER (ORDER BY s DESC, memory_id) AS r FROM (
+        SELECT m.id AS memory_id, ts_rank_cd(m.search_vector, tq.t) AS s
+          FROM memories_memory m, tq
+         WHERE m.search_vector @@ tq.t AND {where}
+         ORDER BY s DESC, m.id
+         LIMIT %(cand)s
+    ) matches
 )
-SELECT memory_id, MIN(distance) AS distance
-  FROM hits
- GROUP BY memory_id
- ORDER BY distance, memory_id
- LIMIT %(k)s
 """
 
 
-def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
-    """The ``limit`` ready memories of a namespace nearest in meaning to ``query``."""
-    vector = embed_texts([query])[0]
-    literal = "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+def search_memories(
+    *,
+    namespace_ids: list[int],
+    query: str,
+    limit: int = 5,
+    filters: SearchFilters | None = None,
+    mode: SearchMode = "hybrid",
+) -> list[SearchHit]:
+    """The ``limit`` most relevant live memories in the namespaces, best first.
+
+    ``score`` is the fused reciprocal-rank score scaled to [0, 1]: 1.0 is first in every arm
+    that ran. Expired, forgotten and not-yet-embedded memories never appear.
+    """
+    if not namespace_ids or limit <= 0:
+        return []
+    filters = filters or SearchFilters()
+    params: dict[str, Any] = {
+        "query": query,
+        "k": limit,
+        "cand": max(limit, settings.MNEMO_SEARCH_CANDIDATES),
+    }
+    where = _filter_sql(namespace_ids, filters, params)
+    arms: list[str] = []
+    if mode in ("hybrid", "vector"):
+        params["q"] = _vector_literal(embed_texts([query])[0])
+        arms.append(_VECTOR_ARM.format(where=where))
+    if mode in ("hybrid", "keyword"):
+        arms.append(_KEYWORD_ARM.format(where=where))
+    if mode == "hybrid":
+        fused = f"""
+            SELECT COALESCE(vr.memory_id, fr.memory_id) AS id,
+                   COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fr.r), 0) AS rrf
+              FROM vr FULL OUTER JOIN fr ON vr.memory_id = fr.memory_id"""
+    else:
+        arm = "vr" if mode == "vector" else "fr"
+        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf FROM {arm}"
+    sql = f"WITH {','.join(arms)} SELECT id, rrf FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s"
+    best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute(_VECTOR_SQL, {"q": literal, "ns": namespace_id, "k": limit})
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(settings.MNEMO_HNSW_EF_SEARCH)])
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    memories = Memory.objects.select_related("namespace").in_bulk([row[0] for row in rows])
+    return [
+        SearchHit(memory=memories[row[0]], score=round(min(1.0, float(row[1]) / best), 4))
+        for row in rows
+        if row[0] in memories
+    ]
+
+
+def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
+    """Nearest memories by meaning alone, with their cosine similarity (diagnostics, tests)."""
+    params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}
+    where = _filter_sql([namespace_id], SearchFilters(), params)
+    sql = f"WITH {_VECTOR_ARM.format(where=where)} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [VectorHit(memory_id=row[0], similarity=1.0 - float(row[1])) for row in rows]
 
 
-def memories_by_id(ids: list[int]) -> dict[int, Memory]:
-    return Memory.objects.in_bulk(ids)
+def format_results_text(hits: list[SearchHit]) -> str:
+    """Seed 002's text form of search results, for agents that want one string."""
+    if not hits:
+        return "No matching memories found"
+    text = "Found the following memories:\n\n"
+    for i, hit in enumerate(hits, 1):
+        score = f" (score: {hit.score:.2f})" if hit.score else ""
+        text += f"{i}. {hit.memory.text}{score}\n\n"
+    return text
+
+
+def memory_history(*, memory: Memory) -> QuerySet[MemoryEvent]:
+    return MemoryEvent.objects.filter(memory_id=memory.pk).select_related("actor").order_by("created_at", "id")
+
+
+def memory_by_event_id(event_id: str) -> Memory | None:
+    return Memory.objects.select_related("namespace").filter(event_id=event_id).first()

@@ -1,20 +1,24 @@
-"""Writes to memories: embedding queued rows, handing them to the queue, sweeping the stragglers.
-
-The memory API of the memories issue (remember, add, forget, correct) builds on these.
-"""
+"""Writes to memories: remember, add, update, forget, correct, confirm; embedding and the queue."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from memories.embedding import embed_with_windows, get_embedder
-from memories.models import Memory, MemoryChunk
+from config.exceptions import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
+from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
+from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
+from memories.secrets import find_secret
+from memories.tags import normalize_tags
+
+DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +55,7 @@ def embed_queued_memories(*, ids: Iterable[int]) -> int:
             MemoryChunk(memory_id=row.id, namespace_id=row.namespace_id, position=i, embedding=w)
             for i, w in enumerate(windows)
         )
-    Memory.objects.bulk_update(
-        rows, ["embedding", "embedding_model", "status", "error", "embedded_at", "updated_at"]
-    )
+    Memory.objects.bulk_update(rows, ["embedding", "embedding_model", "status", "error", "embedded_at", "updated_at"])
     MemoryChunk.objects.filter(memory_id__in=[row.id for row in rows]).delete()
     MemoryChunk.objects.bulk_create(chunks)
     return len(rows)
@@ -119,3 +121,381 @@ def requeue_stale_memories(*, older_than: timedelta | None = None) -> int:
         Memory.objects.filter(id__in=batch, status=Memory.Status.QUEUED).update(updated_at=now)
         send_to_queue(batch)
     return len(stale)
+
+
+# --- the memory API's writes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Near:
+    """A memory or tombstone close to a new text."""
+
+    id: int
+    text: str
+    similarity: float
+    extra: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    memory_id: int
+    message: str
+    near_duplicates: list[Near] | None
+    previously_corrected: list[Near]
+
+
+def validate_text(text: str, *, field: str = "text") -> str:
+    """The checks every memory text passes before anything is stored."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput(f"{field} must be a non-empty string.")
+    if "\x00" in text:
+        raise InvalidInput(f"{field} must not contain NUL characters.")
+    limit = settings.MAX_TEXT_CHARS
+    if len(text) > limit:
+        raise InvalidInput(f"{field} is {len(text)} characters long; the limit is {limit} (MAX_TEXT_CHARS).")
+    kind = find_secret(text)
+    if kind:
+        raise SecretRejected(f"{field} looks like a secret ({kind}); it was not stored.")
+    return text
+
+
+def clean_tags(tags: list[str] | None) -> list[str]:
+    try:
+        return normalize_tags(tags or [])
+    except ValueError as exc:
+        raise InvalidInput(f"tags: {exc}") from exc
+
+
+def _embed_one(text: str) -> tuple[list[float], list[list[float]], str]:
+    try:
+        [(vector, windows)] = embed_with_windows([text])
+    except EmbedderUnavailable as exc:
+        raise EmbeddingError(f"The text could not be embedded: {exc}") from exc
+    return vector, windows, get_embedder().name
+
+
+def _set_lock_timeout() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
+
+
+def _vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
+    """Rows of ``table`` in the namespace with cosine similarity ≥ threshold, nearest first."""
+    live = (
+        "AND t.status = 'ready' AND t.forgotten_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
+        if table == "memories_memory"
+        else ""
+    )
+    columns = "t.id, t.text, t.embedding <=> %(q)s::vector" + (
+        ", t.reason, t.kind, t.replaced_by_id, t.memory_id, t.created_at" if table == "memories_tombstone" else ""
+    )
+    sql = f"""
+        SELECT {columns} FROM {table} t
+         WHERE t.namespace_id = %(ns)s AND t.embedding IS NOT NULL {live}
+           AND t.embedding <=> %(q)s::vector <= %(max_distance)s
+         ORDER BY t.embedding <=> %(q)s::vector, t.id
+         LIMIT %(k)s
+    """  # noqa: S608 (table and column names are ours, values are parameters)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        cursor.execute(
+            sql, {"q": _vector_literal(vector), "ns": namespace_id, "max_distance": 1 - threshold, "k": limit}
+        )
+        return cursor.fetchall()
+
+
+def _insert_ready(
+    *,
+    namespace: Namespace,
+    text: str,
+    vector: list[float],
+    windows: list[list[float]],
+    model: str,
+    **fields: Any,
+) -> Memory:
+    now = timezone.now()
+    memory = Memory.objects.create(
+        namespace=namespace,
+        text=text,
+        embedding=vector,
+        embedding_model=model,
+        status=Memory.Status.READY,
+        embedded_at=now,
+        **fields,
+    )
+    MemoryChunk.objects.bulk_create(
+        MemoryChunk(memory=memory, namespace=namespace, position=i, embedding=w) for i, w in enumerate(windows)
+    )
+    return memory
+
+
+def _event(memory: Memory, event_type: str, *, actor: Any, old_text: str = "", new_text: str = "", **data: Any) -> None:
+    MemoryEvent.objects.create(
+        memory=memory, event_type=event_type, actor=actor, old_text=old_text, new_text=new_text, data=data
+    )
+
+
+def remember(
+    *,
+    actor: Any,
+    namespace: Namespace,
+    text: str,
+    tags: list[str] | None = None,
+    source_provider: str = "",
+    importance: float = 0.5,
+    capture_mode: str = "",
+    session_id: str = "",
+    dedup_policy: str = "ask",
+    expires_at: datetime | None = None,
+    last_confirmed_at: datetime | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> RememberResult:
+    """Seed 003's ``remember``: validate, embed, check near-duplicates and tombstones, insert.
+
+    Embedding happens before the transaction (nothing is written if it fails). The namespace row
+    is locked for the check-then-insert, so two concurrent ``skip_if_near`` calls with the same
+    text store one memory, not two.
+    """
+    validate_text(text)
+    tags = clean_tags(tags)
+    now = timezone.now()
+    if expires_at is not None and expires_at <= now:
+        raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
+    if dedup_policy not in DEDUP_POLICIES:
+        raise InvalidInput(f"dedup_policy must be one of {', '.join(DEDUP_POLICIES)}.")
+    vector, windows, model = _embed_one(text)
+    threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+    try:
+        with transaction.atomic():
+            _set_lock_timeout()
+            Namespace.objects.select_for_update().filter(pk=namespace.pk).first()
+            near: list[Near] = []
+            if dedup_policy != "insert":
+                near = [
+                    Near(id=r[0], text=r[1], similarity=_similarity(r[2]), extra={})
+                    for r in _near("memories_memory", namespace_id=namespace.pk, vector=vector, threshold=threshold)
+                ]
+            corrected = [
+                Near(
+                    id=r[0],
+                    text=r[1],
+                    similarity=_similarity(r[2]),
+                    extra={
+                        "reason": r[3],
+                        "kind": r[4],
+                        "replaced_by": r[5],
+                        "memory_id": r[6],
+                        "forgotten_at": r[7],
+                    },
+                )
+                for r in _near("memories_tombstone", namespace_id=namespace.pk, vector=vector, threshold=threshold)
+            ]
+            if dedup_policy == "skip_if_near" and near:
+                return RememberResult(near[0].id, "Already remembered", near, corrected)
+            memory = _insert_ready(
+                namespace=namespace,
+                text=text,
+                vector=vector,
+                windows=windows,
+                model=model,
+                tags=tags,
+                source_provider=source_provider,
+                importance=importance,
+                capture_mode=capture_mode,
+                session_id=session_id,
+                expires_at=expires_at,
+                last_confirmed_at=last_confirmed_at or now,
+                metadata=metadata or {},
+                created_by=actor,
+            )
+            _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember")
+    except DatabaseError as exc:
+        raise DatabaseUnavailable(f"The memory was not stored: {exc.__class__.__name__}.") from exc
+    return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected)
+
+
+def _similarity(distance: float) -> float:
+    return round(max(0.0, min(1.0, 1.0 - float(distance))), 4)
+
+
+def add_memory(
+    *,
+    actor: Any,
+    namespace: Namespace,
+    content: str,
+    metadata: dict[str, Any] | None = None,
+    run_async: bool = True,
+) -> Memory:
+    """Seed 002's ``add_memory``: store now, embed later (or now, with ``run_async=False``).
+
+    Async: the row is committed ``queued`` with its event id before anything else, and the
+    embedding task is sent after the commit; a broker that is down leaves it for the sweeper.
+    """
+    validate_text(content, field="content")
+    metadata = dict(metadata or {})
+    raw_tags = metadata.get("tags", [])
+    if isinstance(raw_tags, str):
+        raw_tags = [raw_tags]
+    if not isinstance(raw_tags, list) or not all(isinstance(t, str) for t in raw_tags):
+        raise InvalidInput("metadata.tags must be a list of strings.")
+    tags = clean_tags(raw_tags)
+    capture_mode = metadata.get("capture_mode", "")
+    if capture_mode not in ("", *Memory.CaptureMode.values):
+        raise InvalidInput("metadata.capture_mode must be 'explicit' or 'inferred'.")
+    fields: dict[str, Any] = {
+        "tags": tags,
+        "metadata": metadata,
+        "created_by": actor,
+        "capture_mode": capture_mode,
+        "source_provider": str(metadata.get("source_provider", ""))[:200],
+        "session_id": str(metadata.get("session_id", ""))[:255],
+    }
+    try:
+        if run_async:
+            with transaction.atomic():
+                memory = Memory.objects.create(namespace=namespace, text=content, **fields)
+                _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=content, via="add_memory")
+                enqueue_embedding(ids=[memory.id])
+            return memory
+        vector, windows, model = _embed_one(content)
+        with transaction.atomic():
+            memory = _insert_ready(
+                namespace=namespace, text=content, vector=vector, windows=windows, model=model, **fields
+            )
+            _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=content, via="add_memory")
+        return memory
+    except DatabaseError as exc:
+        raise DatabaseUnavailable(f"The memory was not stored: {exc.__class__.__name__}.") from exc
+
+
+_UPDATABLE = {
+    "text",
+    "tags",
+    "expires_at",
+    "metadata",
+    "importance",
+    "source_provider",
+    "capture_mode",
+    "session_id",
+}
+
+
+@transaction.atomic
+def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
+    """Change a memory's fields. New text is validated and re-embedded after the commit."""
+    unknown = set(changes) - _UPDATABLE
+    if unknown:
+        raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}.")
+    if memory.forgotten_at is not None:
+        raise InvalidInput("this memory was forgotten; restore it before changing it.")
+    old_text = memory.text
+    if "text" in changes:
+        validate_text(changes["text"])
+    if "tags" in changes:
+        changes["tags"] = clean_tags(changes["tags"])
+    if changes.get("expires_at") is not None and changes["expires_at"] <= timezone.now():
+        raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
+    for field, value in changes.items():
+        setattr(memory, field, value)
+    text_changed = "text" in changes and changes["text"] != old_text
+    if text_changed:
+        memory.status = Memory.Status.QUEUED
+        memory.error = ""
+    memory.save()
+    _event(
+        memory,
+        MemoryEvent.Type.UPDATE,
+        actor=actor,
+        old_text=old_text if text_changed else "",
+        new_text=memory.text if text_changed else "",
+        fields=sorted(changes),
+    )
+    if text_changed:
+        enqueue_embedding(ids=[memory.id])
+    return memory
+
+
+@transaction.atomic
+def forget_memory(
+    *,
+    actor: Any,
+    memory: Memory,
+    reason: str = "",
+    kind: str = Tombstone.Kind.FORGOTTEN,
+    replaced_by: Memory | None = None,
+) -> Tombstone:
+    """Take a memory out of recall and leave a tombstone with its text, embedding and reason."""
+    memory = Memory.objects.select_for_update().get(pk=memory.pk)
+    if memory.forgotten_at is not None:
+        raise InvalidInput(f"memory {memory.pk} was already forgotten.")
+    memory.forgotten_at = timezone.now()
+    memory.save(update_fields=["forgotten_at", "updated_at"])
+    tombstone = Tombstone.objects.create(
+        memory=memory,
+        namespace_id=memory.namespace_id,
+        text=memory.text,
+        embedding=memory.embedding,
+        kind=kind,
+        reason=reason,
+        replaced_by=replaced_by,
+        created_by=actor,
+    )
+    _event(
+        memory,
+        MemoryEvent.Type.FORGET if kind != Tombstone.Kind.MERGED else MemoryEvent.Type.MERGE,
+        actor=actor,
+        old_text=memory.text,
+        reason=reason,
+        kind=kind,
+        tombstone_id=tombstone.pk,
+        replaced_by=replaced_by.pk if replaced_by else None,
+    )
+    return tombstone
+
+
+def correct_memory(*, actor: Any, memory: Memory, text: str, reason: str = "") -> tuple[Memory, Tombstone]:
+    """Replace a memory by a corrected one; the old one becomes a tombstone pointing to it."""
+    validate_text(text)
+    if memory.forgotten_at is not None:
+        raise InvalidInput(f"memory {memory.pk} was already forgotten; correct the memory that replaced it.")
+    vector, windows, model = _embed_one(text)
+    try:
+        with transaction.atomic():
+            new = _insert_ready(
+                namespace=memory.namespace,
+                text=text,
+                vector=vector,
+                windows=windows,
+                model=model,
+                tags=memory.tags,
+                source_provider=memory.source_provider,
+                importance=memory.importance,
+                capture_mode=memory.capture_mode,
+                session_id=memory.session_id,
+                expires_at=memory.expires_at,
+                metadata=memory.metadata,
+                created_by=actor,
+            )
+            _event(new, MemoryEvent.Type.ADD, actor=actor, new_text=text, corrects=memory.pk)
+            tombstone = forget_memory(
+                actor=actor, memory=memory, reason=reason, kind=Tombstone.Kind.CORRECTED, replaced_by=new
+            )
+            MemoryEvent.objects.filter(pk=memory.events.latest("id").pk).update(
+                event_type=MemoryEvent.Type.CORRECT, new_text=text
+            )
+    except DatabaseError as exc:
+        raise DatabaseUnavailable(f"The correction was not stored: {exc.__class__.__name__}.") from exc
+    return new, tombstone
+
+
+@transaction.atomic
+def confirm_memory(*, actor: Any, memory: Memory) -> Memory:
+    """The fact was checked and still holds: ``last_confirmed_at`` = now."""
+    memory.last_confirmed_at = timezone.now()
+    memory.save(update_fields=["last_confirmed_at", "updated_at"])
+    _event(memory, MemoryEvent.Type.CONFIRM, actor=actor)
+    return memory

@@ -200,3 +200,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("MNEMO_SWEEP_INTERVAL_SECONDS", default=60.0),
     },
 }
+
+# Two memories are near-duplicates when their cosine similarity is at least this (chosen from
+# measurements: see README "Near-duplicates").
+MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", default=0.9)
+# A write that waits longer than this for a row lock fails with DATABASE_ERROR instead of hanging.
+MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
+# Candidates each side of hybrid search (vector, full text) contributes before fusion.
+MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
+MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)

@@ -1,19 +1,239 @@
-"""Memory API views: thin, validate → one service or selector → serialize."""
+"""Memory API views: thin. Validate the input serializer, call one service or selector, answer.
 
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+Permissions are decided in ``memories.permissions`` only; views never check them themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from config.exceptions import NotFound
+from memories import permissions, selectors, services
+from memories.api import serializers as s
+from memories.api.filters import MemoryFilter
+
+
+def _input(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 class WhoAmIView(APIView):
     """Who the token belongs to: the simplest way for an agent to check its credentials."""
 
     @extend_schema(
-        responses=inline_serializer(
-            "WhoAmI", {"ok": serializers.BooleanField(), "username": serializers.CharField()}
-        )
+        responses=inline_serializer("WhoAmI", {"ok": serializers.BooleanField(), "username": serializers.CharField()})
     )
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "username": request.user.get_username()})
+
+
+class RememberView(APIView):
+    """Seed 003 ``remember``: store one durable fact, synchronously."""
+
+    @extend_schema(request=s.RememberInput, responses={201: s.RememberOutput, 200: s.RememberOutput})
+    def post(self, request: Request) -> Response:
+        data = _input(s.RememberInput, request)
+        namespace = permissions.resolve_namespace(request.user, data.pop("namespace"), write=True)
+        result = services.remember(actor=request.user, namespace=namespace, **data)
+        body: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
+        if result.near_duplicates is not None:
+            body["near_duplicates"] = s.NearDuplicateOutput(result.near_duplicates, many=True).data
+        if result.previously_corrected:
+            body["previously_corrected"] = s.PreviouslyCorrectedOutput(result.previously_corrected, many=True).data
+        created = result.message == "Ok"
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class MemoryListCreateView(generics.ListAPIView):
+    """GET: memories the caller may see, filtered and paginated. POST: seed 002 ``add_memory``."""
+
+    serializer_class = s.MemoryOutput
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = MemoryFilter
+
+    def get_queryset(self):
+        return permissions.visible_memories(self.request.user).select_related("created_by")
+
+    @extend_schema(request=s.AddMemoryInput, responses={202: s.AddMemoryOutput, 201: s.AddMemoryOutput})
+    def post(self, request: Request) -> Response:
+        data = _input(s.AddMemoryInput, request)
+        namespace = permissions.resolve_namespace(request.user, data["namespace"], write=True)
+        memory = services.add_memory(
+            actor=request.user,
+            namespace=namespace,
+            content=data["content"],
+            metadata=data["metadata"],
+            run_async=data["run_async"],
+        )
+        if data["run_async"]:
+            body = {
+                "ok": True,
+                "id": memory.id,
+                "event_id": memory.event_id,
+                "status": "queued",
+                "message": f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)",
+            }
+            return Response(s.AddMemoryOutput(body).data, status=status.HTTP_202_ACCEPTED)
+        body = {
+            "ok": True,
+            "id": memory.id,
+            "event_id": memory.event_id,
+            "status": memory.status,
+            "message": f"Memory stored successfully with ID: {memory.id}",
+        }
+        return Response(s.AddMemoryOutput(body).data, status=status.HTTP_201_CREATED)
+
+
+class SearchView(APIView):
+    """Seed 002 ``search_memory``: hybrid (meaning + keywords) search, best first."""
+
+    @extend_schema(
+        request=s.SearchInput,
+        responses=inline_serializer(
+            "SearchOutput",
+            {
+                "ok": serializers.BooleanField(),
+                "results": s.SearchResultOutput(many=True),
+                "text": serializers.CharField(required=False),
+            },
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(s.SearchInput, request)
+        if data["namespace"]:
+            namespace_ids = [permissions.resolve_namespace(request.user, data["namespace"], write=False).id]
+        else:
+            namespace_ids = [permissions.ensure_user_namespace(request.user).id]
+        hits = selectors.search_memories(
+            namespace_ids=namespace_ids,
+            query=data["query"],
+            limit=data["limit"],
+            mode=data["mode"],
+            filters=selectors.SearchFilters(
+                tags=services.clean_tags(data["tags"]),
+                tags_mode=data["tags_mode"],
+                metadata=data["metadata"],
+                created_after=data["created_after"],
+                created_before=data["created_before"],
+            ),
+        )
+        if data["format"] == "text":
+            return Response({"ok": True, "text": selectors.format_results_text(hits)})
+        return Response({"ok": True, "results": s.SearchResultOutput(hits, many=True).data})
+
+
+class MemoryDetailView(APIView):
+    """One memory: read, change (new text is re-embedded), delete (a tombstone, out of recall)."""
+
+    @extend_schema(responses=s.MemoryOutput)
+    def get(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id)
+        return Response(s.MemoryOutput(memory).data)
+
+    @extend_schema(request=s.MemoryPatchInput, responses=s.MemoryOutput)
+    def patch(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id, write=True)
+        data = _input(s.MemoryPatchInput, request)
+        memory = services.update_memory(actor=request.user, memory=memory, **data)
+        return Response(s.MemoryOutput(memory).data)
+
+    @extend_schema(request=None, responses={200: s.TombstoneOutput})
+    def delete(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id, write=True)
+        tombstone = services.forget_memory(actor=request.user, memory=memory, reason="deleted", kind="deleted")
+        return Response({"ok": True, "tombstone": s.TombstoneOutput(tombstone).data})
+
+
+class ForgetView(APIView):
+    """Forget a memory: out of recall, kept as a tombstone with the reason."""
+
+    @extend_schema(request=s.ForgetInput, responses=s.TombstoneOutput)
+    def post(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id, write=True)
+        data = _input(s.ForgetInput, request)
+        tombstone = services.forget_memory(actor=request.user, memory=memory, reason=data["reason"])
+        return Response({"ok": True, "tombstone": s.TombstoneOutput(tombstone).data})
+
+
+class CorrectView(APIView):
+    """Correct a memory: a new memory replaces it; the old one becomes a tombstone pointing to it."""
+
+    @extend_schema(request=s.CorrectInput, responses={201: s.MemoryOutput})
+    def post(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id, write=True)
+        data = _input(s.CorrectInput, request)
+        new, tombstone = services.correct_memory(
+            actor=request.user, memory=memory, text=data["text"], reason=data["reason"]
+        )
+        return Response(
+            {"ok": True, "memory": s.MemoryOutput(new).data, "tombstone": s.TombstoneOutput(tombstone).data},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ConfirmView(APIView):
+    """The fact still holds: ``last_confirmed_at`` becomes now."""
+
+    @extend_schema(request=None, responses=s.MemoryOutput)
+    def post(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id, write=True)
+        memory = services.confirm_memory(actor=request.user, memory=memory)
+        return Response(s.MemoryOutput(memory).data)
+
+
+class HistoryView(APIView):
+    """Every add, update, forget, correct and confirm of one memory, oldest first."""
+
+    @extend_schema(responses=s.EventOutput(many=True))
+    def get(self, request: Request, memory_id: int) -> Response:
+        memory = permissions.get_memory(request.user, memory_id)
+        events = selectors.memory_history(memory=memory)
+        return Response({"ok": True, "memory_id": memory.id, "events": s.EventOutput(events, many=True).data})
+
+
+class EventStatusView(APIView):
+    """Where an asynchronous add stands: queued, ready or failed."""
+
+    @extend_schema(responses={200: s.EventStatusOutput, 404: OpenApiResponse(description="unknown event")})
+    def get(self, request: Request, event_id: str) -> Response:
+        memory = selectors.memory_by_event_id(event_id)
+        if memory is None:
+            raise NotFound(f"Event {event_id} not found.")
+        permissions.get_memory(request.user, memory.id)  # NOT_FOUND unless the caller may see it
+        body = {
+            "ok": True,
+            "event_id": memory.event_id,
+            "status": memory.status,
+            "memory_id": memory.id,
+            "error": memory.error or None,
+        }
+        return Response(s.EventStatusOutput(body).data)
+
+
+class NamespaceListView(generics.ListAPIView):
+    """The namespaces the caller may read, and whether it may write them."""
+
+    serializer_class = s.NamespaceOutput
+    pagination_class = None
+
+    def get_queryset(self):
+        user = self.request.user
+        permissions.ensure_user_namespace(user)
+        writable = permissions.visible_namespaces(user, permissions.WRITE).values("id")
+        return (
+            permissions.visible_namespaces(user)
+            .select_related("owner")
+            .annotate(memory_count=Count("memories", filter=Q(memories__forgotten_at__isnull=True)))
+            .order_by("key")
+            .annotate(can_write=Q(id__in=writable))
+        )

@@ -20,9 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("username")
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--rotate", action="store_true", help="replace the existing token with a new one")
-        group.add_argument(
-            "--revoke", action="store_true", help="delete the token; the agent can no longer call"
-        )
+        group.add_argument("--revoke", action="store_true", help="delete the token; the agent can no longer call")
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
