@@ -25,8 +25,8 @@ logger = logging.getLogger(__name__)
 class MnemoError(Exception):
     """A domain error with a seed error code and an HTTP status."""
 
-    code = "INTERNAL_ERROR"
-    http_status = status.HTTP_500_INTERNAL_SERVER_ERROR
+    code: str = "INTERNAL_ERROR"
+    http_status: int = status.HTTP_500_INTERNAL_SERVER_ERROR
 
     def __init__(self, message: str, *, details: Any = None) -> None:
         super().__init__(message)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from django.conf import settings
@@ -54,8 +54,8 @@ class MiniLMInt8Embedder:
         self._threads = threads
         self._batch_size = max(1, batch_size)
         self._lock = threading.Lock()
-        self._session = None
-        self._tokenizer = None
+        self._session: Any = None
+        self._tokenizer: Any = None
         self._input_names: tuple[str, ...] = ()
         self._cls_id = 101
         self._sep_id = 102

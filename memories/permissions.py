@@ -11,7 +11,7 @@ PERMISSION_DENIED.
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.db.models import QuerySet
 from guardian.shortcuts import assign_perm, get_objects_for_user
@@ -23,26 +23,26 @@ VIEW = "memories.view_namespace"
 WRITE = "memories.write_namespace"
 
 
-def own_namespace_key(user: AbstractBaseUser) -> str:
+def own_namespace_key(user: AbstractUser) -> str:
     return f"user:{user.get_username()}"
 
 
-def has_namespace_perm(user: AbstractBaseUser, perm: str, namespace: Namespace) -> bool:
+def has_namespace_perm(user: AbstractUser, perm: str, namespace: Namespace) -> bool:
     return bool(user.is_active and (user.has_perm(perm) or user.has_perm(perm, namespace)))
 
 
-def visible_namespaces(user: AbstractBaseUser, perm: str = VIEW) -> QuerySet[Namespace]:
+def visible_namespaces(user: AbstractUser, perm: str = VIEW) -> QuerySet[Namespace]:
     """Namespaces on which ``user`` holds ``perm``, by object or by model permission."""
     return get_objects_for_user(user, perm, klass=Namespace, accept_global_perms=True, with_superuser=True)
 
 
-def visible_memories(user: AbstractBaseUser) -> QuerySet[Memory]:
+def visible_memories(user: AbstractUser) -> QuerySet[Memory]:
     """Every memory in a namespace ``user`` may view (the base queryset of all memory reads)."""
     return Memory.objects.filter(namespace__in=visible_namespaces(user)).select_related("namespace")
 
 
 @transaction.atomic
-def ensure_user_namespace(user: AbstractBaseUser) -> Namespace:
+def ensure_user_namespace(user: AbstractUser) -> Namespace:
     """``user:<username>`` exists, is owned by the user, and the user may view and write it."""
     namespace, created = Namespace.objects.get_or_create(
         key=own_namespace_key(user), defaults={"kind": Namespace.Kind.USER, "owner": user}
@@ -53,7 +53,7 @@ def ensure_user_namespace(user: AbstractBaseUser) -> Namespace:
     return namespace
 
 
-def resolve_namespace(user: AbstractBaseUser, key: str | None, *, write: bool) -> Namespace:
+def resolve_namespace(user: AbstractUser, key: str | None, *, write: bool) -> Namespace:
     """The namespace a call names (default: the caller's own), checked for view or write."""
     if not key or key == own_namespace_key(user):
         return ensure_user_namespace(user)
@@ -65,7 +65,7 @@ def resolve_namespace(user: AbstractBaseUser, key: str | None, *, write: bool) -
     return namespace
 
 
-def get_memory(user: AbstractBaseUser, memory_id: int, *, write: bool = False) -> Memory:
+def get_memory(user: AbstractUser, memory_id: int, *, write: bool = False) -> Memory:
     """The memory ``memory_id`` if ``user`` may see it (and change it, with ``write``)."""
     memory = Memory.objects.select_related("namespace").filter(id=memory_id).first()
     if memory is None or not has_namespace_perm(user, VIEW, memory.namespace):

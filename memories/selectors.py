@@ -109,7 +109,11 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
 # window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
 # any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
-# ranked by ts_rank_cd. The arms are fused by reciprocal rank.
+# ranked by coverage (the share of the query's words the memory contains), then ts_rank_cd.
+# The arms are fused by reciprocal rank, the keyword arm weighted by coverage squared: a memory
+# holding the exact code or name asked for counts fully, one that shares a single incidental
+# word of a long question barely counts (measured: unweighted fusion lost 4 of 22 paraphrase
+# queries' first places to such matches).
 _VECTOR_ARM = """
 vec AS (
     SELECT memory_id, MIN(d) AS d FROM (
@@ -130,16 +134,16 @@ vec AS (
 vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
 """
 _KEYWORD_ARM = """
-tq AS (
-    SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t
-      FROM unnest(to_tsvector('english', %(query)s))
-),
+ql AS (SELECT lexeme FROM unnest(to_tsvector('english', %(query)s))),
+tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n FROM ql),
 fr AS (
-    SELECT memory_id, s, ROW_NUMBER() OVER (ORDER BY s DESC, memory_id) AS r FROM (
-        SELECT m.id AS memory_id, ts_rank_cd(m.search_vector, tq.t) AS s
+    SELECT memory_id, coverage, ROW_NUMBER() OVER (ORDER BY coverage DESC, s DESC, memory_id) AS r FROM (
+        SELECT m.id AS memory_id, ts_rank_cd(m.search_vector, tq.t) AS s,
+               (SELECT count(*) FROM ql WHERE m.search_vector @@ to_tsquery('simple', quote_literal(ql.lexeme)))::float
+                 / GREATEST(tq.n, 1) AS coverage
           FROM memories_memory m, tq
          WHERE m.search_vector @@ tq.t AND {where}
-         ORDER BY s DESC, m.id
+         ORDER BY coverage DESC, s DESC, m.id
          LIMIT %(cand)s
     ) matches
 )
@@ -177,7 +181,8 @@ def search_memories(
     if mode == "hybrid":
         fused = f"""
             SELECT COALESCE(vr.memory_id, fr.memory_id) AS id,
-                   COALESCE(1.0 / ({RRF_K} + vr.r), 0) + COALESCE(1.0 / ({RRF_K} + fr.r), 0) AS rrf
+                   COALESCE(1.0 / ({RRF_K} + vr.r), 0)
+                   + COALESCE(fr.coverage * fr.coverage / ({RRF_K} + fr.r), 0) AS rrf
               FROM vr FULL OUTER JOIN fr ON vr.memory_id = fr.memory_id"""
     else:
         arm = "vr" if mode == "vector" else "fr"

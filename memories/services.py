@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,6 +20,24 @@ from memories.secrets import find_secret
 from memories.tags import normalize_tags
 
 DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
+
+# Tokens that carry a number: ids, codes, times, dates, amounts ("TEAM-123", "10am", "$40").
+_SPECIFICS = re.compile(r"[^\s,;:!?()\[\]{}\"']*\d[^\s,;:!?()\[\]{}\"']*")
+
+
+def same_specifics(a: str, b: str) -> bool:
+    """Whether two texts name the same numbers and codes.
+
+    Sentence embeddings barely see them: "team ID is TEAM-123" and "team ID is TEAM-456" score
+    0.96, "Monday at 10am" and "Tuesday at 3pm" 0.96 (bench/near_duplicate_threshold.py). Two
+    texts that differ there are different facts, however close their vectors.
+    """
+
+    def specifics(text: str) -> set[str]:
+        return {token.strip(".").lower() for token in _SPECIFICS.findall(text)}
+
+    return specifics(a) == specifics(b)
+
 
 logger = logging.getLogger(__name__)
 
@@ -278,6 +297,7 @@ def remember(
                 near = [
                     Near(id=r[0], text=r[1], similarity=_similarity(r[2]), extra={})
                     for r in _near("memories_memory", namespace_id=namespace.pk, vector=vector, threshold=threshold)
+                    if same_specifics(text, r[1])
                 ]
             corrected = [
                 Near(
@@ -293,6 +313,7 @@ def remember(
                     },
                 )
                 for r in _near("memories_tombstone", namespace_id=namespace.pk, vector=vector, threshold=threshold)
+                if same_specifics(text, r[1])
             ]
             if dedup_policy == "skip_if_near" and near:
                 return RememberResult(near[0].id, "Already remembered", near, corrected)

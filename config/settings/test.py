@@ -7,6 +7,7 @@ attach to the same server.
 
 import os
 import tempfile
+from pathlib import Path
 
 from kombu import Queue
 
@@ -22,7 +23,7 @@ if MNEMO_EMBEDDED_DB:  # noqa: F405
     if not os.environ.get("MNEMO_DATA_DIR"):
         os.environ["MNEMO_DATA_DIR"] = tempfile.mkdtemp(prefix="mnemo-test-")
         os.environ["MNEMO_TEST_DATA_DIR_OWNER"] = str(os.getpid())
-    MNEMO_DATA_DIR = os.environ["MNEMO_DATA_DIR"]
+    MNEMO_DATA_DIR = Path(os.environ["MNEMO_DATA_DIR"])
     # The process that made the temporary cluster deletes it when it is the last one out.
     owner = os.environ.get("MNEMO_TEST_DATA_DIR_OWNER")
     MNEMO_EMBEDDED_CLEANUP = "delete" if owner == str(os.getpid()) else "stop"
@@ -31,7 +32,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-LOGGING["root"]["level"] = env("MNEMO_LOG_LEVEL", default="WARNING")  # noqa: F405
+LOGGING["root"]["level"] = env("MNEMO_LOG_LEVEL", default="WARNING")  # type: ignore[index]  # noqa: F405
 
 # A queue of its own per test run, so a run never takes (or leaves) another run's messages on the
 # shared brokers; exported so that the workers the tests start listen on it too. RabbitMQ drops
@@ -46,5 +47,5 @@ if os.environ.get("MNEMO_TEST_WORKER_DB"):
     DATABASES["default"]["NAME"] = os.environ["MNEMO_TEST_WORKER_DB"]  # noqa: F405
     MNEMO_EMBEDDED_DB_NAME = os.environ["MNEMO_TEST_WORKER_DB"]
 
-STATIC_ROOT = os.path.join(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir()), "static")
-os.makedirs(STATIC_ROOT, exist_ok=True)
+STATIC_ROOT = Path(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir())) / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)

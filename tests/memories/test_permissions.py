@@ -77,7 +77,8 @@ def test_someone_elses_memory_is_not_found(bob, alices_memory, method, path, bod
     assert response.json()["error"]["code"] == "NOT_FOUND"
     missing = getattr(client_for(bob), method)(path.format(id=999999), body, format="json")
     assert missing.status_code == 404 and missing.json() == {
-        "ok": False, "error": {"code": "NOT_FOUND", "message": "Memory 999999 not found."}
+        "ok": False,
+        "error": {"code": "NOT_FOUND", "message": "Memory 999999 not found."},
     }
     assert response.json()["error"]["message"] == f"Memory {alices_memory.id} not found."
     alices_memory.refresh_from_db()
@@ -133,17 +134,22 @@ def test_writing_a_read_only_namespace_is_forbidden(bob, shared, path, body):
 
 
 def test_read_only_namespace_can_be_searched(bob, shared):
-    response = client_for(bob).post("/api/v1/memories/search", {"query": "standup", "namespace": "team:shared"},
-                                    format="json")
+    response = client_for(bob).post(
+        "/api/v1/memories/search", {"query": "standup", "namespace": "team:shared"}, format="json"
+    )
     assert response.status_code == 200
     assert [r["text"] for r in response.json()["results"]] == ["The team standup is at 9:15."]
 
 
 def test_search_without_a_namespace_never_reaches_other_users(bob, alices_memory):
-    services.add_memory(actor=bob, namespace=ensure_user_namespace(bob), content="Bob likes Colby Jack cheese.",
-                        run_async=False)
-    results = client_for(bob).post("/api/v1/memories/search", {"query": "Colby", "limit": 100},
-                                   format="json").json()["results"]
+    services.add_memory(
+        actor=bob, namespace=ensure_user_namespace(bob), content="Bob likes Colby Jack cheese.", run_async=False
+    )
+    results = (
+        client_for(bob)
+        .post("/api/v1/memories/search", {"query": "Colby", "limit": 100}, format="json")
+        .json()["results"]
+    )
     assert [r["text"] for r in results] == ["Bob likes Colby Jack cheese."]
 
 

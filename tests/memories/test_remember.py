@@ -237,3 +237,28 @@ def test_concurrent_skip_if_near_stores_one_memory(user):
     assert sorted(r.status_code for r in results) == [200, 201]
     assert Memory.objects.count() == 1
     assert len({r.json()["memory_id"] for r in results}) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("User's Linear team ID is TEAM-123", "User's Linear team ID is TEAM-456"),
+        (
+            "User has a standing meeting with Sarah every Monday at 10am",
+            "User has a standing meeting with Sarah every Tuesday at 3pm",
+        ),
+        ("User prefers meetings in the afternoon.", "User prefers meetings in the morning."),
+        ("User's manager is John Smith.", "User's manager is Jane Doe."),
+    ],
+)
+def test_a_changed_fact_is_never_swallowed_as_a_duplicate(token_client, first, second):
+    remember(token_client, text=first)
+    body = remember(token_client, text=second, dedup_policy="skip_if_near").json()
+    assert body["message"] == "Ok"
+    assert Memory.objects.count() == 2
+
+
+def test_the_same_fact_rephrased_is_a_near_duplicate(token_client):
+    first = remember(token_client, text="User's Linear team ID is TEAM-123").json()["memory_id"]
+    body = remember(token_client, text="The user's Linear team id is TEAM-123.", dedup_policy="skip_if_near").json()
+    assert body["message"] == "Already remembered" and body["memory_id"] == first
