@@ -16,6 +16,9 @@ from memories.models import Memory, MemoryEvent
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
 RRF_K = 60  # the usual reciprocal-rank-fusion constant: rank r counts 1 / (60 + r)
+_RESULT_COLUMNS = ", ".join(
+    f"m.{f.column}" for f in Memory._meta.concrete_fields if f.column not in {"embedding", "search_vector"}
+)
 
 
 @dataclass(frozen=True)
@@ -187,19 +190,29 @@ def search_memories(
     else:
         arm = "vr" if mode == "vector" else "fr"
         fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf FROM {arm}"
-    sql = f"WITH {','.join(arms)} SELECT id, rrf FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s"
+    # The memories' own columns come back in the same query (all but the vector and the tsvector,
+    # which nobody reads here).
+    sql = (
+        f"WITH {','.join(arms)}, top AS (SELECT id, rrf FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s) "
+        f"SELECT {_RESULT_COLUMNS}, top.rrf FROM top JOIN memories_memory m ON m.id = top.id "
+        "ORDER BY top.rrf DESC, m.id"
+    )
     best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
-        cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(settings.MNEMO_HNSW_EF_SEARCH)])
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    memories = Memory.objects.select_related("namespace").in_bulk([row[0] for row in rows])
-    return [
-        SearchHit(memory=memories[row[0]], score=round(min(1.0, float(row[1]) / best), 4))
-        for row in rows
-        if row[0] in memories
-    ]
+    with transaction.atomic():
+        _tune_hnsw()
+        memories = list(Memory.objects.raw(sql, params))
+    return [SearchHit(memory=m, score=round(min(1.0, float(m.rrf) / best), 4)) for m in memories]
+
+
+def _tune_hnsw() -> None:
+    """For this transaction: keep scanning past filtered-out rows (pgvector 0.8 iterative scans),
+    so a namespace that is a small slice of a large table still gets k rows; and the candidate
+    list size that trades recall for speed."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true)",
+            [str(settings.MNEMO_HNSW_EF_SEARCH)],
+        )
 
 
 def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
@@ -208,7 +221,7 @@ def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[Vect
     where = _filter_sql([namespace_id], SearchFilters(), params)
     sql = f"WITH {_VECTOR_ARM.format(where=where)} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+        _tune_hnsw()
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [VectorHit(memory_id=row[0], similarity=1.0 - float(row[1])) for row in rows]
