@@ -120,3 +120,26 @@ def test_ensure_admin_prints_a_random_password_once(capsys, monkeypatch):
 
 def test_user_factory_makes_distinct_users():
     assert UserFactory().username != UserFactory().username
+
+
+def test_load_demo_is_idempotent_and_gives_the_demo_agent_its_namespaces(capsys):
+    from memories.models import Memory
+
+    call_command("load_demo")
+    count = Memory.objects.count()
+    assert count >= 10
+    call_command("load_demo")
+    assert Memory.objects.count() == count
+    assert "0 new memories" in capsys.readouterr().out
+    from django.contrib.auth import get_user_model
+
+    demo = get_user_model().objects.get(username="demo")
+    from memories.permissions import visible_namespaces
+
+    assert set(visible_namespaces(demo).values_list("key", flat=True)) == {"user:demo", "agent:gmail_subagent"}
+
+
+def test_the_admin_is_branded_mnemo(client):
+    response = client.get("/admin/login/")
+    assert response.status_code == 200
+    assert b"Mnemo" in response.content

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
+from guardian.shortcuts import assign_perm
 from rest_framework.authtoken.models import Token
 
 from memories import services
@@ -46,6 +47,9 @@ class Command(BaseCommand):
             ns, _ = Namespace.objects.get_or_create(
                 key=key, defaults={"kind": Namespace.kind_for_key(key), "owner": user}
             )
+            # The demo agent reads and writes its skills namespace too.
+            assign_perm("view_namespace", user, ns)
+            assign_perm("write_namespace", user, ns)
             for text in texts:
                 memory, new = Memory.objects.get_or_create(namespace=ns, text=text)
                 if new:
