@@ -14,6 +14,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("memories.api.urls")),
+    path("api/v1/", include("contacts.api.urls")),
+    path("api/v1/assistant/", include("assistant.api.urls")),
     # Anything else under /api/ is a JSON 404, also with DEBUG on.
     re_path(r"^api/", json_not_found),
 ]

@@ -44,7 +44,12 @@ class SearchFilters:
 @dataclass(frozen=True)
 class SearchHit:
     memory: Memory
+    #: The fused score scaled to [0, 1]; it orders results.
     score: float
+    #: Cosine similarity to the query when the vector side saw the memory, else None.
+    similarity: float | None = None
+    #: Share of the query's words the memory holds when the keyword side saw it, else None.
+    coverage: float | None = None
 
 
 def _vector_literal(vector: list[float]) -> str:
@@ -185,23 +190,33 @@ def search_memories(
         fused = f"""
             SELECT COALESCE(vr.memory_id, fr.memory_id) AS id,
                    COALESCE(1.0 / ({RRF_K} + vr.r), 0)
-                   + COALESCE(fr.coverage * fr.coverage / ({RRF_K} + fr.r), 0) AS rrf
+                   + COALESCE(fr.coverage * fr.coverage / ({RRF_K} + fr.r), 0) AS rrf,
+                   vr.d AS distance, fr.coverage AS coverage
               FROM vr FULL OUTER JOIN fr ON vr.memory_id = fr.memory_id"""
+    elif mode == "vector":
+        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf, d AS distance, NULL AS coverage FROM vr"
     else:
-        arm = "vr" if mode == "vector" else "fr"
-        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf FROM {arm}"
+        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf, NULL AS distance, coverage FROM fr"
     # The memories' own columns come back in the same query (all but the vector and the tsvector,
     # which nobody reads here).
     sql = (
-        f"WITH {','.join(arms)}, top AS (SELECT id, rrf FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s) "
-        f"SELECT {_RESULT_COLUMNS}, top.rrf FROM top JOIN memories_memory m ON m.id = top.id "
-        "ORDER BY top.rrf DESC, m.id"
+        f"WITH {','.join(arms)}, top AS (SELECT * FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s) "
+        f"SELECT {_RESULT_COLUMNS}, top.rrf, top.distance, top.coverage "
+        "FROM top JOIN memories_memory m ON m.id = top.id ORDER BY top.rrf DESC, m.id"
     )
     best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
     with transaction.atomic():
         _tune_hnsw()
         memories = list(Memory.objects.raw(sql, params))
-    return [SearchHit(memory=m, score=round(min(1.0, float(m.rrf) / best), 4)) for m in memories]
+    return [
+        SearchHit(
+            memory=m,
+            score=round(min(1.0, float(m.rrf) / best), 4),
+            similarity=None if m.distance is None else round(1.0 - float(m.distance), 4),
+            coverage=None if m.coverage is None else float(m.coverage),
+        )
+        for m in memories
+    ]
 
 
 def _tune_hnsw() -> None:

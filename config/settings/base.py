@@ -209,3 +209,14 @@ MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
+
+# Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
+# console backend logs and sends nothing); email through Django's EMAIL_BACKEND.
+MNEMO_SMS_BACKEND = env("MNEMO_SMS_BACKEND", default="contacts.sms.ConsoleSmsBackend")
+EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="mnemo@localhost")
+
+# The session prompt's "Relevant memories": at most this many, each at least this close in
+# meaning to the user's message.
+MNEMO_PROMPT_MEMORIES = env.int("MNEMO_PROMPT_MEMORIES", default=5)
+MNEMO_PROMPT_MIN_SIMILARITY = env.float("MNEMO_PROMPT_MIN_SIMILARITY", default=0.2)

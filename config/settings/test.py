@@ -49,3 +49,5 @@ if os.environ.get("MNEMO_TEST_WORKER_DB"):
 
 STATIC_ROOT = Path(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir())) / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+
+MNEMO_SMS_BACKEND = "contacts.sms.LocMemSmsBackend"

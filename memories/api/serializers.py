@@ -6,26 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.api import StrictCharField, StrictSerializer
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
-
-
-class StrictSerializer(serializers.Serializer):
-    """Rejects fields it does not know: a typo ("dedupe_policy") is an error, not a silent default."""
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(getattr(self, "initial_data", {}) or {}) - set(self.fields)
-        if unknown:
-            raise serializers.ValidationError(f"unknown field(s): {', '.join(sorted(unknown))}")
-        return attrs
-
-
-class StrictCharField(serializers.CharField):
-    """A string, and only a string: DRF's CharField would quietly turn 42 into "42"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 def text_field(**kwargs: Any) -> serializers.CharField:

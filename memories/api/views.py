@@ -15,17 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import validated
 from config.exceptions import NotFound
 from memories import permissions, selectors, services
 from memories.api import serializers as s
 from memories.api.filters import MemoryFilter
 from memories.models import Memory, Namespace
-
-
-def _input(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class WhoAmIView(APIView):
@@ -43,7 +38,7 @@ class RememberView(APIView):
 
     @extend_schema(request=s.RememberInput, responses={201: s.RememberOutput, 200: s.RememberOutput})
     def post(self, request: Request) -> Response:
-        data = _input(s.RememberInput, request)
+        data = validated(s.RememberInput, request)
         namespace = permissions.resolve_namespace(request.user, data.pop("namespace"), write=True)
         result = services.remember(actor=request.user, namespace=namespace, **data)
         body: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
@@ -69,7 +64,7 @@ class MemoryListCreateView(generics.ListAPIView):
 
     @extend_schema(request=s.AddMemoryInput, responses={202: s.AddMemoryOutput, 201: s.AddMemoryOutput})
     def post(self, request: Request) -> Response:
-        data = _input(s.AddMemoryInput, request)
+        data = validated(s.AddMemoryInput, request)
         namespace = permissions.resolve_namespace(request.user, data["namespace"], write=True)
         memory = services.add_memory(
             actor=request.user,
@@ -112,7 +107,7 @@ class SearchView(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.SearchInput, request)
+        data = validated(s.SearchInput, request)
         if data["namespace"]:
             namespace_ids = [permissions.resolve_namespace(request.user, data["namespace"], write=False).id]
         else:
@@ -146,7 +141,7 @@ class MemoryDetailView(APIView):
     @extend_schema(request=s.MemoryPatchInput, responses=s.MemoryOutput)
     def patch(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
-        data = _input(s.MemoryPatchInput, request)
+        data = validated(s.MemoryPatchInput, request)
         memory = services.update_memory(actor=request.user, memory=memory, **data)
         return Response(s.MemoryOutput(memory).data)
 
@@ -163,7 +158,7 @@ class ForgetView(APIView):
     @extend_schema(request=s.ForgetInput, responses=s.TombstoneOutput)
     def post(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
-        data = _input(s.ForgetInput, request)
+        data = validated(s.ForgetInput, request)
         tombstone = services.forget_memory(actor=request.user, memory=memory, reason=data["reason"])
         return Response({"ok": True, "tombstone": s.TombstoneOutput(tombstone).data})
 
@@ -174,7 +169,7 @@ class CorrectView(APIView):
     @extend_schema(request=s.CorrectInput, responses={201: s.MemoryOutput})
     def post(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
-        data = _input(s.CorrectInput, request)
+        data = validated(s.CorrectInput, request)
         new, tombstone = services.correct_memory(
             actor=request.user, memory=memory, text=data["text"], reason=data["reason"]
         )

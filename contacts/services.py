@@ -1,0 +1,131 @@
+"""Writes to contacts: contacts, notes, the memory note, outbound SMS and email."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractUser
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from guardian.shortcuts import assign_perm
+
+from config.exceptions import InvalidInput
+from contacts.models import Contact, ContactMessage, ContactNote
+from contacts.sms import SmsMessage, get_sms_backend
+
+CONTACT_FIELDS = {"name", "email", "phone", "company", "title", "address", "timezone", "tags", "custom_fields"}
+
+
+@transaction.atomic
+def create_contact(*, actor: AbstractUser, **fields: Any) -> Contact:
+    """A new contact; its creator may view, change and delete it."""
+    contact = Contact.objects.create(owner=actor, **fields)
+    for perm in ("view_contact", "change_contact", "delete_contact"):
+        assign_perm(perm, actor, contact)
+    return contact
+
+
+def update_contact(*, contact: Contact, **fields: Any) -> Contact:
+    unknown = set(fields) - CONTACT_FIELDS
+    if unknown:
+        raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}.")
+    for field, value in fields.items():
+        setattr(contact, field, value)
+    contact.save()
+    return contact
+
+
+def add_note(*, actor: AbstractUser, contact: Contact, body: str) -> ContactNote:
+    if not body.strip():
+        raise InvalidInput("body must not be empty.")
+    return ContactNote.objects.create(contact=contact, kind=ContactNote.Kind.NOTE, body=body, author=actor)
+
+
+@transaction.atomic
+def set_memory_note(*, actor: AbstractUser, contact: Contact, body: str) -> ContactNote:
+    """Set or replace the contact's memory note (there is at most one)."""
+    if not body.strip():
+        raise InvalidInput("memory_note must not be empty.")
+    Contact.objects.select_for_update().filter(pk=contact.pk).first()  # one writer at a time
+    note = ContactNote.objects.filter(contact=contact, kind=ContactNote.Kind.MEMORY).first()
+    if note is None:
+        try:
+            with transaction.atomic():
+                return ContactNote.objects.create(
+                    contact=contact, kind=ContactNote.Kind.MEMORY, body=body, author=actor
+                )
+        except IntegrityError:  # created meanwhile by a writer that did not lock (admin)
+            note = ContactNote.objects.get(contact=contact, kind=ContactNote.Kind.MEMORY)
+    note.body = body
+    note.author = actor
+    note.save(update_fields=["body", "author", "updated_at"])
+    return note
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """What send_sms / send_email answer: a preview, or the message that was sent."""
+
+    contact: Contact
+    channel: str
+    to: str
+    body: str
+    subject: str
+    confirmed: bool
+    message: ContactMessage | None
+
+
+def send_sms(*, actor: AbstractUser, contact: Contact, body: str, confirmed: bool) -> Outbound:
+    """Seed 000's send_sms: ``confirmed=false`` previews and sends nothing; ``true`` records an
+    outbound message and hands it to the SMS backend."""
+    if not body.strip():
+        raise InvalidInput("body must not be empty.")
+    if not contact.phone:
+        raise InvalidInput(f"{contact.label} has no phone number.")
+    if not confirmed:
+        return Outbound(contact, "sms", contact.phone, body, "", False, None)
+    message = ContactMessage.objects.create(
+        contact=contact,
+        direction=ContactMessage.Direction.OUT,
+        channel=ContactMessage.Channel.SMS,
+        body=body,
+        to_address=contact.phone,
+        sent_by=actor,
+    )
+    try:
+        get_sms_backend().send_messages([SmsMessage(to=contact.phone, body=body, message_id=str(message.id))])
+    except Exception as exc:  # the provider failed: the row says so, the caller is told
+        message.status, message.error = ContactMessage.Status.FAILED, str(exc)[:2000]
+    else:
+        message.status, message.sent_at = ContactMessage.Status.SENT, timezone.now()
+    message.save(update_fields=["status", "error", "sent_at"])
+    return Outbound(contact, "sms", contact.phone, body, "", True, message)
+
+
+def send_email(*, actor: AbstractUser, contact: Contact, subject: str, body: str, confirmed: bool) -> Outbound:
+    """The same preview/confirm contract, delivered through Django's ``EMAIL_BACKEND``."""
+    if not body.strip():
+        raise InvalidInput("body must not be empty.")
+    if not contact.email:
+        raise InvalidInput(f"{contact.label} has no email address.")
+    if not confirmed:
+        return Outbound(contact, "email", contact.email, body, subject, False, None)
+    message = ContactMessage.objects.create(
+        contact=contact,
+        direction=ContactMessage.Direction.OUT,
+        channel=ContactMessage.Channel.EMAIL,
+        subject=subject,
+        body=body,
+        to_address=contact.email,
+        sent_by=actor,
+    )
+    try:
+        EmailMessage(subject=subject, body=body, to=[contact.email]).send()
+    except Exception as exc:
+        message.status, message.error = ContactMessage.Status.FAILED, str(exc)[:2000]
+    else:
+        message.status, message.sent_at = ContactMessage.Status.SENT, timezone.now()
+    message.save(update_fields=["status", "error", "sent_at"])
+    return Outbound(contact, "email", contact.email, body, subject, True, message)

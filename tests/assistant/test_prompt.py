@@ -1,0 +1,99 @@
+"""The session's system prompt: golden files for three callers, byte-identical on repeat.
+
+To accept a deliberate change of the prompt: MNEMO_UPDATE_GOLDEN=1 pytest tests/assistant/test_prompt.py,
+then read the diff of tests/assistant/golden/ before committing it.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memories import services as memory_services
+from memories.permissions import ensure_user_namespace
+from tests.assistant.conftest import client_for
+
+GOLDEN = Path(__file__).parent / "golden"
+
+MEMORIES = [
+    "User prefers email summaries in the morning.",
+    "John Smith is the user's manager at Acme Corp.",
+    "User has a standing meeting with Sarah every Monday at 10am.",
+    "User is allergic to peanuts.",
+    "User's dog is a golden retriever named Biscuit.",
+]
+
+
+def seed_memories(user):
+    ns = ensure_user_namespace(user)
+    for text in MEMORIES:
+        memory_services.add_memory(actor=user, namespace=ns, content=text, run_async=False)
+
+
+def session(user, **body):
+    response = client_for(user).post("/api/v1/assistant/session", body, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()["system_prompt"]
+
+
+def check_golden(name: str, prompt: str) -> None:
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("MNEMO_UPDATE_GOLDEN"):
+        path.write_text(prompt)
+    assert prompt == path.read_text(), f"prompt differs from {path}"
+
+
+CASES = {
+    # (caller fixture, request body, whether the caller has memories)
+    "no_contact_permissions": ("nobody", {"message": "Can you set up a meeting with my manager?"}, True),
+    "contacts_without_notes": ("viewer", {"message": "Text Jane that I'm late"}, False),
+    "contacts_and_notes_subagent": (
+        "both",
+        {
+            "message": "Draft a text to Jane about pricing; I'm allergic to peanuts so no lunch",
+            "agent_name": "sms_subagent",
+        },
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_prompts(request, case):
+    fixture, body, with_memories = CASES[case]
+    user = request.getfixturevalue(fixture)
+    if with_memories:
+        seed_memories(user)
+    first = session(user, **body)
+    check_golden(case, first)
+    assert session(user, **body) == first  # the same inputs, byte for byte
+
+
+def test_the_seed_002_shape_of_the_memory_block(nobody):
+    seed_memories(nobody)
+    prompt = session(nobody, message="who is my manager")
+    block = prompt[prompt.index("Relevant memories:") :]
+    assert block.startswith("Relevant memories:\n- John Smith is the user's manager at Acme Corp.\n")
+    assert block.rstrip().endswith("Use these memories to personalize your responses.")
+
+
+def test_no_memory_block_without_relevant_memories(nobody):
+    assert "Relevant memories" not in session(nobody, message="what's the weather like")
+    seed_memories(nobody)
+    assert "Relevant memories" not in session(nobody)
+
+
+def test_other_users_memories_never_reach_the_prompt(nobody, viewer):
+    seed_memories(nobody)
+    assert "Relevant memories" not in session(viewer, message="who is my manager at Acme Corp")
+
+
+def test_prompts_are_plain_text_not_html_escaped(nobody):
+    ns = ensure_user_namespace(nobody)
+    memory_services.add_memory(
+        actor=nobody, namespace=ns, content='User\'s <b>"favourite"</b> shop is M&S.', run_async=False
+    )
+    prompt = session(nobody, message="favourite shop M&S", agent_name="o'brien & <co>")
+    assert '- User\'s <b>"favourite"</b> shop is M&S.' in prompt
+    assert 'agent "o\'brien & <co>"' in prompt
+    assert "&amp;" not in prompt and "&#x27;" not in prompt
