@@ -27,6 +27,27 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+class JSONObjectField(serializers.DictField):
+    """A JSON object that PostgreSQL's jsonb can store: no NUL characters in keys or values
+    (they would fail in the database as a 503 instead of a 400 here)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value = super().to_internal_value(data)
+        if _has_nul(value):
+            raise serializers.ValidationError("Null characters are not allowed.")
+        return value
+
+
 def validated(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
     """The request body, validated by ``serializer_class`` (INVALID_INPUT otherwise)."""
     serializer = serializer_class(data=request.data)

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from config.api import StrictSerializer
+from config.api import JSONObjectField, StrictCharField, StrictSerializer
 from contacts.models import Contact, ContactMessage, ContactNote
 
 
@@ -26,19 +26,19 @@ class ContactOutput(serializers.ModelSerializer):
 
 
 class ContactInput(StrictSerializer):
-    name = serializers.CharField(max_length=200)
-    email = serializers.EmailField(required=False, allow_blank=True)
+    name = StrictCharField(max_length=200)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     phone = serializers.RegexField(r"^\+?[0-9 ()\-.]{3,39}$", required=False, allow_blank=True, max_length=40)
-    company = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    title = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    address = serializers.CharField(required=False, allow_blank=True)
-    timezone = serializers.CharField(required=False, allow_blank=True, max_length=64)
-    tags = serializers.ListField(child=serializers.CharField(max_length=64), required=False)
-    custom_fields = serializers.DictField(required=False)
+    company = StrictCharField(required=False, allow_blank=True, max_length=200)
+    title = StrictCharField(required=False, allow_blank=True, max_length=200)
+    address = StrictCharField(required=False, allow_blank=True)
+    timezone = StrictCharField(required=False, allow_blank=True, max_length=64)
+    tags = serializers.ListField(child=StrictCharField(max_length=64), required=False)
+    custom_fields = JSONObjectField(required=False)
 
 
 class ContactPatchInput(ContactInput):
-    name = serializers.CharField(max_length=200, required=False)
+    name = StrictCharField(max_length=200, required=False)
 
 
 class NoteOutput(serializers.ModelSerializer):
@@ -50,7 +50,7 @@ class NoteOutput(serializers.ModelSerializer):
 
 
 class NoteInput(StrictSerializer):
-    body = serializers.CharField()
+    body = StrictCharField()
 
 
 class MessageOutput(serializers.ModelSerializer):
@@ -71,7 +71,7 @@ class MessageOutput(serializers.ModelSerializer):
 
 
 class MemoryNoteInput(StrictSerializer):
-    memory_note = serializers.CharField()
+    memory_note = StrictCharField()
 
 
 class ContactMemoryOutput(serializers.Serializer):

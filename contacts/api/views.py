@@ -90,6 +90,8 @@ class ContactMemoryView(APIView):
     @extend_schema(request=s.MemoryNoteInput, responses=s.ContactMemoryOutput)
     def put(self, request: Request, contact_id: str) -> Response:
         contact = permissions.check_contact_access(request.user, contact_id, perm=permissions.CHANGE)
+        # The answer shows the note like GET does: whoever manages notes must be able to list them.
+        _require_note_listing(request)
         body = validated(s.MemoryNoteInput, request)["memory_note"]
         services.set_memory_note(actor=request.user, contact=contact, body=body)
         return Response(selectors.contact_memory(contact=contact))

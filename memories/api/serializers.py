@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import StrictCharField, StrictSerializer
+from config.api import JSONObjectField, StrictCharField, StrictSerializer
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 
 
@@ -27,7 +27,7 @@ class RememberInput(StrictSerializer):
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     last_confirmed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     namespace = serializers.CharField(required=False, allow_blank=True, default="")
-    metadata = serializers.DictField(required=False, default=dict)
+    metadata = JSONObjectField(required=False, default=dict)
 
 
 class NearDuplicateOutput(serializers.Serializer):
@@ -57,7 +57,7 @@ class RememberOutput(serializers.Serializer):
 
 class AddMemoryInput(StrictSerializer):
     content = text_field()
-    metadata = serializers.DictField(required=False, default=dict)
+    metadata = JSONObjectField(required=False, default=dict)
     namespace = serializers.CharField(required=False, allow_blank=True, default="")
     # "async" is a Python keyword: the field is declared under another name and renamed below.
     run_async = serializers.BooleanField(required=False, default=True)
@@ -78,7 +78,7 @@ class AddMemoryOutput(serializers.Serializer):
     message = serializers.CharField()
 
 
-class MetadataFilterField(serializers.DictField):
+class MetadataFilterField(JSONObjectField):
     """``{"key": value}`` (equality) or ``{"key": {"eq"|"ne"|"in"|"contains"|"gt"|"lt": value}}``."""
 
     OPERATORS = {"eq", "ne", "in", "contains", "gt", "lt"}
@@ -154,7 +154,7 @@ class MemoryPatchInput(StrictSerializer):
     text = text_field(required=False)
     tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
-    metadata = serializers.DictField(required=False)
+    metadata = JSONObjectField(required=False)
     importance = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
     source_provider = serializers.CharField(required=False, allow_blank=True, max_length=200)
     capture_mode = serializers.ChoiceField(choices=["", *Memory.CaptureMode.values], required=False)
