@@ -64,6 +64,13 @@ class Forbidden(MnemoError):
     http_status = status.HTTP_403_FORBIDDEN
 
 
+class RuleViolation(MnemoError):
+    """A critical tool rule forbids this call (seed 004's hard constraints, enforced)."""
+
+    code = "RULE_VIOLATION"
+    http_status = status.HTTP_403_FORBIDDEN
+
+
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:

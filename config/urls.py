@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import health
 from config.exceptions import json_not_found
+from toolrules.rpc import server as rpc_server
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -16,6 +17,8 @@ urlpatterns = [
     path("api/v1/", include("memories.api.urls")),
     path("api/v1/", include("contacts.api.urls")),
     path("api/v1/assistant/", include("assistant.api.urls")),
+    path("api/v1/", include("toolrules.api.urls")),
+    path("rpc", rpc_server.view, name="rpc"),
     # Anything else under /api/ is a JSON 404, also with DEBUG on.
     re_path(r"^api/", json_not_found),
 ]

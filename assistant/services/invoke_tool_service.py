@@ -1,4 +1,5 @@
-"""Running a tool for a caller: registered? arguments valid against its schema? then its handler."""
+"""Running a tool for a caller: registered? arguments valid against its schema? allowed by the
+caller's critical rules? then its handler."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from jsonschema.exceptions import best_match
 from assistant.services.tool_registry_service import tool_for
 from assistant.tool_result_formatter import summarize
 from config.exceptions import InvalidInput
+from contacts.permissions import check_contact_access
+from toolrules.enforcement import Recipient, check_call
 
 
 def _defaults(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
@@ -19,6 +22,29 @@ def _defaults(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, An
         if name not in filled and "default" in spec:
             filled[name] = spec["default"]
     return filled
+
+
+RECIPIENT_FIELDS = ("to", "email", "phone", "recipient", "recipients", "address", "number")
+
+
+def _recipient(user: AbstractUser, arguments: dict[str, Any]) -> Recipient:
+    """Whom the call reaches: the contact it names, and any address-like argument."""
+    names: list[str] = []
+    emails: list[str] = []
+    phones: list[str] = []
+    if "contact_id" in arguments:
+        # Raises NOT_FOUND for a contact the caller may not view, as the handler would.
+        contact = check_contact_access(user, arguments["contact_id"])
+        names.append(contact.name)
+        emails.append(contact.email)
+        phones.append(contact.phone)
+    for field in RECIPIENT_FIELDS:
+        values = arguments.get(field)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, str):
+                (emails if "@" in value else phones).append(value)
+                names.append(value)
+    return Recipient(names=tuple(names), emails=tuple(emails), phones=tuple(phones))
 
 
 def invoke_tool(*, user: AbstractUser, name: str, arguments: Any) -> dict[str, Any]:
@@ -31,5 +57,7 @@ def invoke_tool(*, user: AbstractUser, name: str, arguments: Any) -> dict[str, A
     if error is not None:
         where = ".".join(str(p) for p in error.absolute_path) or "arguments"
         raise InvalidInput(f"{where}: {error.message}")
-    result = tool.handler(user, _defaults(tool.input_schema, arguments))
+    arguments = _defaults(tool.input_schema, arguments)
+    check_call(user=user, tool_name=tool.name, recipient=_recipient(user, arguments))
+    result = tool.handler(user, arguments)
     return {"ok": True, "result": result.data, "summary": summarize(tool, result)}

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "guardian",
+    "modernrpc",
     "memories",
     "contacts",
     "toolrules",
@@ -220,3 +221,31 @@ DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="mnemo@localhost")
 # meaning to the user's message.
 MNEMO_PROMPT_MEMORIES = env.int("MNEMO_PROMPT_MEMORIES", default=5)
 MNEMO_PROMPT_MIN_SIMILARITY = env.float("MNEMO_PROMPT_MIN_SIMILARITY", default=0.2)
+
+# User decrees ("never email Sarah") become critical rules on the tool their verb names. Extend
+# or override without code: MNEMO_DECREE_ALIASES='{"fax": "send_fax", "post": "post_to_slack"}'.
+MNEMO_DECREE_ALIASES = {
+    "email": "send_email",
+    "e-mail": "send_email",
+    "mail": "send_email",
+    "text": "send_sms",
+    "sms": "send_sms",
+    "message": "send_sms",
+    "call": "call_contact",
+    "phone": "call_contact",
+    "ring": "call_contact",
+    "run": "shell",
+    "execute": "shell",
+    "delete": "delete_file",
+    "remove": "delete_file",
+    "book": "create_calendar_event",
+    "schedule": "create_calendar_event",
+    "invite": "create_calendar_event",
+    "post": "post_message",
+    "tweet": "post_message",
+    "pay": "make_payment",
+    "charge": "make_payment",
+    "share": "share_file",
+    "forward": "send_email",
+    **env.json("MNEMO_DECREE_ALIASES", default={}),
+}

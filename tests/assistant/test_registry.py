@@ -5,7 +5,7 @@ import pytest
 from assistant.services.tool_registry_service import tools_for
 from tests.assistant.conftest import client_for
 
-MEMORY_TOOLS = ["remember", "add_memory", "search_memory", "forget"]
+MEMORY_TOOLS = ["remember", "add_memory", "search_memory", "forget", "memory_recall"]
 CONTACT_TOOLS = ["get_contact_details", "get_contact_messages", "send_sms", "send_email"]
 
 

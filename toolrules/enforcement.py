@@ -1,0 +1,98 @@
+"""Beyond the seed: critical rules are enforced on the call, not only shown in the prompt.
+
+A critical rule that names an email address, a phone number or a person ("never email Sarah at
+sarah@example.com", "don't text +1 415 555 0100") blocks a call of its tool whose recipient is
+that address, number or person: RULE_VIOLATION, and nothing is sent. A rule that names no such
+target ("never email after 9pm") cannot be checked against arguments; it stays a prompt rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractUser
+
+from config.exceptions import RuleViolation
+from toolrules import permissions
+from toolrules.models import ToolMemoryRule
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+PHONE = re.compile(r"\+?\d[\d\s().-]{5,}\d")
+NAME = re.compile(r"\b[A-Z][a-zA-Z'-]+\b")
+NOT_NAMES = {
+    "I",
+    "I'm",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "Never",
+    "Don't",
+    "Do",
+    "Not",
+    "Stop",
+    "Please",
+    "SMS",
+    "Email",
+}
+
+
+def _digits(value: str) -> str:
+    digits = re.sub(r"\D", "", value)
+    return digits[-10:]  # the national number: "+1 (415) 555-0100" and "415 555 0100" agree
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Who a call reaches: a name, addresses and numbers."""
+
+    names: tuple[str, ...] = ()
+    emails: tuple[str, ...] = ()
+    phones: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Targets:
+    emails: frozenset[str]
+    phones: frozenset[str]
+    names: frozenset[str]
+
+
+def targets_of(rule_text: str) -> Targets:
+    emails = {e.lower() for e in EMAIL.findall(rule_text)}
+    without_emails = EMAIL.sub(" ", rule_text)
+    phones = {_digits(p) for p in PHONE.findall(without_emails) if len(_digits(p)) >= 7}
+    words = NAME.findall(without_emails)
+    names = (
+        {w.lower() for w in words[1:] if w not in NOT_NAMES}
+        if words and rule_text.startswith(words[0])
+        else {w.lower() for w in words if w not in NOT_NAMES}
+    )
+    return Targets(frozenset(emails), frozenset(phones), frozenset(names))
+
+
+def violated_rule(rules: Iterable[ToolMemoryRule], recipient: Recipient) -> ToolMemoryRule | None:
+    emails = {e.lower() for e in recipient.emails if e}
+    phones = {_digits(p) for p in recipient.phones if p and len(_digits(p)) >= 7}
+    name_words = {w.lower() for name in recipient.names for w in re.findall(r"[\w'-]+", name or "")}
+    for rule in rules:
+        targets = targets_of(rule.rule)
+        if targets.emails & emails or targets.phones & phones or targets.names & name_words:
+            return rule
+    return None
+
+
+def check_call(*, user: AbstractUser, tool_name: str, recipient: Recipient) -> None:
+    """Raise RULE_VIOLATION if a critical rule binding ``user`` forbids this call."""
+    rules = permissions.binding_rules(user).filter(tool_name=tool_name, priority=ToolMemoryRule.Priority.CRITICAL)
+    rule = violated_rule(rules.order_by("-updated_at", "id"), recipient)
+    if rule is not None:
+        raise RuleViolation(
+            f"Blocked by a critical rule for {tool_name}: {rule.rule}",
+            details={"rule_id": str(rule.id), "key": rule.key},
+        )
