@@ -8,6 +8,10 @@ from config import health
 from config.exceptions import json_not_found
 from toolrules.rpc import server as rpc_server
 
+admin.site.site_header = "Mnemo administration"
+admin.site.site_title = "Mnemo"
+admin.site.index_title = "Memories, contacts and tool rules"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),

@@ -229,3 +229,21 @@ class MemoryEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} memory {self.memory_id}"
+
+
+class DuplicateDismissal(models.Model):
+    """Staff looked at two near-duplicates and decided they are different facts: the duplicates
+    review does not show the pair again. ``memory_a`` is the one with the smaller id."""
+
+    memory_a = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="+")
+    memory_b = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="+")
+    dismissed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["memory_a", "memory_b"], name="duplicatedismissal_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.memory_a_id} ≠ {self.memory_b_id}"

@@ -259,3 +259,81 @@ def memory_history(*, memory: Memory) -> QuerySet[MemoryEvent]:
 
 def memory_by_event_id(event_id: str) -> Memory | None:
     return Memory.objects.select_related("namespace").filter(event_id=event_id).first()
+
+
+def nearest_neighbours(*, memory: Memory, limit: int = 5) -> list[tuple[Memory, float]]:
+    """The live memories of the same namespace closest in meaning to ``memory``, with similarity."""
+    if memory.embedding is None:
+        return []
+    params = {"q": _vector_literal(list(memory.embedding)), "ns": memory.namespace_id, "id": memory.pk, "k": limit}
+    sql = (
+        "SELECT m.id, 1 - (m.embedding <=> %(q)s::vector) FROM memories_memory m "
+        "WHERE m.namespace_id = %(ns)s AND m.id <> %(id)s AND m.status = 'ready' AND m.forgotten_at IS NULL "
+        "ORDER BY m.embedding <=> %(q)s::vector, m.id LIMIT %(k)s"
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        _tune_hnsw()
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = Memory.objects.in_bulk([row[0] for row in rows])
+    return [(found[row[0]], round(float(row[1]), 4)) for row in rows if row[0] in found]
+
+
+def duplicate_clusters(
+    *, namespace_ids: list[int], threshold: float, limit: int = 200
+) -> list[list[tuple[Memory, float]]]:
+    """Groups of near-duplicate live memories per namespace (cosine ≥ threshold and the same
+    numbers and codes), largest first. Each member comes with its best similarity in the group."""
+    from memories.services import same_specifics
+
+    if not namespace_ids:
+        return []
+    sql = """
+        SELECT a.id, b.id, 1 - (a.embedding <=> b.embedding) AS sim
+          FROM memories_memory a
+          JOIN LATERAL (
+                SELECT m.id, m.embedding FROM memories_memory m
+                 WHERE m.namespace_id = a.namespace_id AND m.id > a.id AND m.status = 'ready'
+                   AND m.forgotten_at IS NULL
+                 ORDER BY m.embedding <=> a.embedding LIMIT 10
+          ) b ON true
+         WHERE a.namespace_id = ANY(%(ns)s) AND a.status = 'ready' AND a.forgotten_at IS NULL
+           AND 1 - (a.embedding <=> b.embedding) >= %(t)s
+         ORDER BY sim DESC
+         LIMIT %(limit)s
+    """
+    with transaction.atomic(), connection.cursor() as cursor:
+        _tune_hnsw()
+        cursor.execute(sql, {"ns": namespace_ids, "t": threshold, "limit": limit * 5})
+        pairs = cursor.fetchall()
+    ids = {i for pair in pairs for i in pair[:2]}
+    memories = Memory.objects.select_related("namespace").in_bulk(list(ids))
+    from memories.models import DuplicateDismissal
+
+    dismissed = set(DuplicateDismissal.objects.filter(memory_a_id__in=ids).values_list("memory_a_id", "memory_b_id"))
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    best: dict[int, float] = {}
+    for a, b, sim in pairs:
+        if (a, b) in dismissed or a not in memories or b not in memories:
+            continue
+        if not same_specifics(memories[a].text, memories[b].text):
+            continue
+        parent[find(a)] = find(b)
+        best[a] = max(best.get(a, 0.0), float(sim))
+        best[b] = max(best.get(b, 0.0), float(sim))
+    groups: dict[int, list[int]] = {}
+    for member in best:
+        groups.setdefault(find(member), []).append(member)
+    clusters = [
+        sorted(((memories[m], round(best[m], 4)) for m in members), key=lambda pair: pair[0].created_at)
+        for members in groups.values()
+    ]
+    clusters.sort(key=lambda c: (-len(c), c[0][0].namespace.key, c[0][0].id))
+    return clusters[:limit]

@@ -520,3 +520,80 @@ def confirm_memory(*, actor: Any, memory: Memory) -> Memory:
     memory.save(update_fields=["last_confirmed_at", "updated_at"])
     _event(memory, MemoryEvent.Type.CONFIRM, actor=actor)
     return memory
+
+
+@transaction.atomic
+def merge_memories(*, actor: Any, keep: Memory, drop: Memory) -> Tombstone:
+    """Keep one memory, tombstone the other with reason "merged" pointing at the one kept; both
+    histories record it."""
+    if keep.pk == drop.pk:
+        raise InvalidInput("a memory cannot be merged into itself.")
+    if keep.namespace_id != drop.namespace_id:
+        raise InvalidInput("only memories of the same namespace can be merged.")
+    if keep.forgotten_at is not None:
+        raise InvalidInput(f"memory {keep.pk} was forgotten; merge into a live memory.")
+    tombstone = forget_memory(actor=actor, memory=drop, reason="merged", kind=Tombstone.Kind.MERGED, replaced_by=keep)
+    _event(keep, MemoryEvent.Type.MERGE, actor=actor, old_text=drop.text, merged=drop.pk, tombstone_id=tombstone.pk)
+    return tombstone
+
+
+@transaction.atomic
+def restore_memory(*, actor: Any, tombstone: Tombstone) -> Memory:
+    """Bring a forgotten memory back to recall; the tombstone goes, history records it."""
+    if tombstone.memory_id is None:
+        raise InvalidInput("the memory of this tombstone was purged; it cannot be restored.")
+    memory = Memory.objects.select_for_update().get(pk=tombstone.memory_id)
+    memory.forgotten_at = None
+    memory.save(update_fields=["forgotten_at", "updated_at"])
+    _event(
+        memory,
+        MemoryEvent.Type.RESTORE,
+        actor=actor,
+        new_text=memory.text,
+        reason=tombstone.reason,
+        kind=tombstone.kind,
+    )
+    tombstone.delete()
+    return memory
+
+
+def reembed_memories(*, ids: list[int]) -> int:
+    """Queue memories for embedding again (after a model change, or by hand); after commit."""
+    with transaction.atomic():
+        count = Memory.objects.filter(id__in=ids).update(
+            status=Memory.Status.QUEUED, error="", updated_at=timezone.now()
+        )
+        enqueue_embedding(ids=list(ids))
+    return count
+
+
+@transaction.atomic
+def confirm_memories(*, actor: Any, ids: list[int]) -> int:
+    now = timezone.now()
+    memories = list(Memory.objects.filter(id__in=ids))
+    for memory in memories:
+        memory.last_confirmed_at = now
+        memory.save(update_fields=["last_confirmed_at", "updated_at"])
+        _event(memory, MemoryEvent.Type.CONFIRM, actor=actor)
+    return len(memories)
+
+
+@transaction.atomic
+def set_expiry(*, actor: Any, ids: list[int], expires_at: datetime | None) -> int:
+    """Set (or clear, with None) the expiry of memories; a past moment is refused."""
+    if expires_at is not None and expires_at <= timezone.now():
+        raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
+    memories = list(Memory.objects.filter(id__in=ids))
+    for memory in memories:
+        old = memory.expires_at
+        memory.expires_at = expires_at
+        memory.save(update_fields=["expires_at", "updated_at"])
+        _event(
+            memory,
+            MemoryEvent.Type.UPDATE,
+            actor=actor,
+            fields=["expires_at"],
+            old_expires_at=old.isoformat() if old else None,
+            new_expires_at=expires_at.isoformat() if expires_at else None,
+        )
+    return len(memories)

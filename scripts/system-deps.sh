@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs beyond Python: redis-server (tests start private Redis
-# servers to simulate a broker outage). Idempotent: installs only what is missing.
+# servers to simulate a broker outage) and chromium (the browser tests drive Debian's chromium
+# through Playwright; Playwright never downloads a browser here). Idempotent: installs only what
+# is missing.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if ((${#need[@]})); then
   echo "installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

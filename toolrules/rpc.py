@@ -75,6 +75,8 @@ def tool_rule_put(
     """Upsert a rule; the same id updates it. Use priority='critical' for safety-critical rules."""
     if tags is not None and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
         raise InvalidInput("tags must be a list of strings.")
+    if not isinstance(binds_everyone, bool):
+        raise InvalidInput("binds_everyone must be true or false.")
     saved, created = services.put_rule(
         actor=_user(ctx),
         tool_name=_text("tool_name", tool_name),
@@ -83,7 +85,7 @@ def tool_rule_put(
         source=_text("source", source),
         tags=tags,
         rule_id=id,
-        binds_everyone=bool(binds_everyone),
+        binds_everyone=binds_everyone,
     )
     return {**services.serialize_rule(saved), "created": created}
 
@@ -97,6 +99,8 @@ def tool_rule_get(tool_name: str, id: str, ctx: RpcRequestContext | None = None)
 @server.register_procedure(name="memory.tool_rule_list", context_target="ctx")
 def tool_rule_list(tool_name: str, ctx: RpcRequestContext | None = None) -> list[dict[str, Any]]:
     """Every rule binding the caller for a tool, by priority then freshness."""
+    if not _text("tool_name", tool_name).strip():
+        raise InvalidInput("tool_name must not be empty.")
     return [
         services.serialize_rule(r)
         for r in services.list_rules(user=_user(ctx), tool_name=_text("tool_name", tool_name))

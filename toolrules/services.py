@@ -97,12 +97,18 @@ def put_rule(
         if existing is not None:
             # Someone else's rule is not found, whatever its id; a global one needs staff.
             permissions.get_rule(actor, rule_id, write=True)
-    if existing is None:
-        existing = (
-            ToolMemoryRule.objects.select_for_update()
-            .filter(owner=owner, tool_name=tool_name, fingerprint=rule_fingerprint(text))
-            .first()
+    same_words = (
+        ToolMemoryRule.objects.select_for_update()
+        .filter(
+            owner=owner if existing is None else existing.owner, tool_name=tool_name, fingerprint=rule_fingerprint(text)
         )
+        .first()
+    )
+    if existing is None and same_words is not None and rule_id is not None:
+        raise InvalidInput(f"rule {same_words.id} of this tool already says this; put with that id instead.")
+    if existing is not None and same_words is not None and same_words.pk != existing.pk:
+        raise InvalidInput(f"rule {same_words.id} of this tool already says this; delete one of the two first.")
+    existing = existing or same_words
     if existing is not None:
         for field, value in fields.items():
             setattr(existing, field, value)

@@ -1,0 +1,129 @@
+"""Contacts in the admin: guardian's object-permission pages, the memory note edited inline,
+messages shown."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from guardian.admin import GuardedModelAdmin
+
+from contacts import permissions
+from contacts.models import Contact, ContactMessage, ContactNote
+
+
+class MemoryNoteFormSet(forms.BaseInlineFormSet):
+    """The inline of the contact's one memory note: saves with kind 'memory'."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(kind=ContactNote.Kind.MEMORY)
+
+    def save_new(self, form, commit=True):
+        form.instance.kind = ContactNote.Kind.MEMORY
+        return super().save_new(form, commit=commit)
+
+
+class MemoryNoteInline(admin.StackedInline):
+    model = ContactNote
+    formset = MemoryNoteFormSet
+    fields = ["body", "author", "updated_at"]
+    readonly_fields = ["author", "updated_at"]
+    max_num = 1
+    extra = 1
+    verbose_name = "memory note"
+    verbose_name_plural = "memory note (what the assistant loads before writing to or about this contact)"
+
+    def has_view_permission(self, request, obj=None):
+        return permissions.can_list_contact_notes(request.user)
+
+    def has_add_permission(self, request, obj=None):
+        return self.has_change_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return permissions.can_list_contact_notes(request.user) and (
+            obj is None or permissions.has_contact_perm(request.user, permissions.CHANGE, obj)
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_change_permission(request, obj)
+
+
+class MessageInline(admin.TabularInline):
+    model = ContactMessage
+    fields = ["created_at", "direction", "channel", "status", "subject", "body"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ["-created_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Contact)
+class ContactAdmin(GuardedModelAdmin):
+    list_display = ["name", "email", "phone", "company", "has_memory_note", "updated_at"]
+    search_fields = ["name", "email", "phone", "company"]
+    inlines = [MemoryNoteInline, MessageInline]
+
+    def get_queryset(self, request):
+        return permissions.visible_contacts(request.user)
+
+    def has_module_permission(self, request):
+        return (
+            request.user.is_active
+            and request.user.is_staff
+            and (request.user.has_perm(permissions.VIEW) or permissions.visible_contacts(request.user).exists())
+        )
+
+    def has_view_permission(self, request, obj=None):
+        if obj is None:
+            return self.has_module_permission(request)
+        return request.user.is_staff and permissions.has_contact_perm(request.user, permissions.VIEW, obj)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is None:
+            return request.user.is_staff and (
+                request.user.has_perm(permissions.CHANGE)
+                or permissions.visible_contacts(request.user, permissions.CHANGE).exists()
+            )
+        return request.user.is_staff and permissions.has_contact_perm(request.user, permissions.CHANGE, obj)
+
+    def save_formset(self, request, form, formset, change):
+        instances = formset.save(commit=False)
+        for instance in instances:
+            if isinstance(instance, ContactNote) and not instance.author_id:
+                instance.author = request.user
+            instance.save()
+        for deleted in formset.deleted_objects:
+            deleted.delete()
+
+    @admin.display(boolean=True, description="memory note")
+    def has_memory_note(self, contact: Contact) -> bool:
+        return contact.notes.filter(kind=ContactNote.Kind.MEMORY).exists()
+
+
+@admin.register(ContactNote)
+class ContactNoteAdmin(admin.ModelAdmin):
+    list_display = ["contact", "kind", "short_body", "author", "updated_at"]
+    list_filter = ["kind"]
+    search_fields = ["body", "contact__name"]
+
+    def get_queryset(self, request):
+        return ContactNote.objects.filter(contact__in=permissions.visible_contacts(request.user))
+
+    @admin.display(description="body")
+    def short_body(self, note: ContactNote) -> str:
+        return note.body[:90]
+
+
+@admin.register(ContactMessage)
+class ContactMessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "contact", "direction", "channel", "status", "to_address"]
+    list_filter = ["direction", "channel", "status"]
+    search_fields = ["body", "contact__name", "to_address"]
+
+    def get_queryset(self, request):
+        return ContactMessage.objects.filter(contact__in=permissions.visible_contacts(request.user))

@@ -1,0 +1,590 @@
+"""The staff's workplace for memories: find, fix, merge, forget, restore, govern namespaces.
+
+Every change goes through memories.services (history, tombstones, re-embedding after commit),
+and every queryset through memories.permissions: a staff user with object permissions only
+sees the namespaces granted to them.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from guardian.admin import GuardedModelAdmin
+
+from config.exceptions import MnemoError
+from memories import permissions, selectors, services
+from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, Tombstone
+
+
+def _can(request: HttpRequest, perm: str, namespace: Namespace | None = None) -> bool:
+    if namespace is None:
+        return request.user.has_perm(perm) or permissions.visible_namespaces(request.user, perm).exists()
+    return permissions.has_namespace_perm(request.user, perm, namespace)
+
+
+class VisibleNamespaceFilter(admin.SimpleListFilter):
+    """By namespace, listing only the namespaces the staff user may see."""
+
+    title = "namespace"
+    parameter_name = "namespace"
+
+    def lookups(self, request, model_admin):
+        return [(str(ns.id), ns.key) for ns in permissions.visible_namespaces(request.user).order_by("key")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(namespace_id=self.value()) if self.value() else queryset
+
+
+class TagFilter(admin.SimpleListFilter):
+    title = "tag"
+    parameter_name = "tag"
+
+    def lookups(self, request, model_admin):
+        tags = (
+            permissions.visible_memories(request.user).filter(forgotten_at__isnull=True).values_list("tags", flat=True)
+        )
+        return [(t, t) for t in sorted({tag for row in tags[:5000] for tag in row})][:100]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(tags__contains=[self.value()]) if self.value() else queryset
+
+
+class ExpiredFilter(admin.SimpleListFilter):
+    title = "expiry"
+    parameter_name = "expired"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "expired"), ("no", "not expired")]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        if self.value() == "yes":
+            return queryset.filter(expires_at__lte=now)
+        if self.value() == "no":
+            return queryset.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+        return queryset
+
+
+class TombstoneNearbyFilter(admin.SimpleListFilter):
+    """Memories close in meaning to something forgotten or corrected in their namespace."""
+
+    title = "tombstone nearby"
+    parameter_name = "tombstone_nearby"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "has a tombstone nearby"), ("no", "no tombstone nearby")]
+
+    def queryset(self, request, queryset):
+        if self.value() not in ("yes", "no"):
+            return queryset
+        from django.conf import settings
+        from pgvector.django import CosineDistance
+
+        nearby = (
+            Tombstone.objects.filter(namespace_id=OuterRef("namespace_id"), embedding__isnull=False)
+            .annotate(distance=CosineDistance("embedding", OuterRef("embedding")))
+            .filter(distance__lte=1 - settings.MNEMO_NEAR_DUPLICATE_THRESHOLD)
+        )
+        queryset = queryset.annotate(tombstone_nearby=Exists(nearby))
+        return queryset.filter(tombstone_nearby=self.value() == "yes")
+
+
+class MemoryForm(forms.ModelForm):
+    class Meta:
+        model = Memory
+        fields = ["text", "tags", "expires_at"]
+
+    def clean_text(self) -> str:
+        try:
+            return services.validate_text(self.cleaned_data["text"])
+        except MnemoError as exc:
+            raise ValidationError(exc.message) from exc
+
+    def clean_tags(self) -> list[str]:
+        try:
+            return services.clean_tags(self.cleaned_data["tags"])
+        except MnemoError as exc:
+            raise ValidationError(exc.message) from exc
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+
+class ExpiryForm(forms.Form):
+    extend_days = forms.IntegerField(
+        required=False, min_value=1, max_value=36500, help_text="extend from now by this many days"
+    )
+    expires_at = forms.DateTimeField(required=False, help_text="or set this moment (YYYY-MM-DD HH:MM, UTC)")
+    clear = forms.BooleanField(required=False, help_text="or remove the expiry")
+
+    def clean(self):
+        data = super().clean()
+        chosen = [bool(data.get("extend_days")), bool(data.get("expires_at")), bool(data.get("clear"))]
+        if sum(chosen) != 1:
+            raise ValidationError("Choose exactly one: extend, set a moment, or remove the expiry.")
+        return data
+
+    def moment(self):
+        if self.cleaned_data.get("clear"):
+            return None
+        if self.cleaned_data.get("extend_days"):
+            return timezone.now() + timedelta(days=self.cleaned_data["extend_days"])
+        return self.cleaned_data["expires_at"]
+
+
+def _export_line(memory: Memory) -> str:
+    return json.dumps(
+        {
+            "id": memory.id,
+            "namespace": memory.namespace.key,
+            "text": memory.text,
+            "tags": memory.tags,
+            "metadata": memory.metadata,
+            "status": memory.status,
+            "source_provider": memory.source_provider,
+            "importance": memory.importance,
+            "capture_mode": memory.capture_mode,
+            "session_id": memory.session_id,
+            "expires_at": memory.expires_at.isoformat() if memory.expires_at else None,
+            "last_confirmed_at": memory.last_confirmed_at.isoformat(),
+            "created_at": memory.created_at.isoformat(),
+            "event_id": str(memory.event_id),
+        },
+        ensure_ascii=False,
+    )
+
+
+@admin.register(Memory)
+class MemoryAdmin(admin.ModelAdmin):
+    form = MemoryForm
+    list_display = [
+        "id",
+        "short_text",
+        "namespace",
+        "status_badge",
+        "tag_list",
+        "capture_mode",
+        "source_provider",
+        "expires_at",
+        "last_confirmed_at",
+        "created_at",
+    ]
+    list_display_links = ["id", "short_text"]
+    list_filter = [
+        VisibleNamespaceFilter,
+        "status",
+        TagFilter,
+        "capture_mode",
+        "source_provider",
+        ExpiredFilter,
+        TombstoneNearbyFilter,
+    ]
+    search_fields = ["text"]
+    search_help_text = "Full-text search over the memory text (English stemming: 'meeting' finds 'meetings')."
+    ordering = ["-created_at"]
+    list_per_page = 50
+    readonly_fields = [
+        "namespace",
+        "status_badge",
+        "embedding_model",
+        "event_id",
+        "source_provider",
+        "importance",
+        "capture_mode",
+        "session_id",
+        "metadata",
+        "last_confirmed_at",
+        "created_by",
+        "created_at",
+        "updated_at",
+        "forgotten_at",
+    ]
+    fields = ["text", "tags", "expires_at", *readonly_fields]
+    actions = ["reembed", "confirm", "forget_with_reason", "change_expiry", "export_jsonl"]
+    change_form_template = "admin/memories/memory/change_form.html"
+    change_list_template = "admin/memories/memory/change_list.html"
+
+    # --- permissions: memories.permissions decides -------------------------------------------
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        if not (request.user.is_active and request.user.is_staff):
+            return False
+        return _can(request, permissions.VIEW, obj.namespace if obj else None)
+
+    def has_change_permission(self, request, obj=None):
+        if not (request.user.is_active and request.user.is_staff):
+            return False
+        return _can(request, permissions.WRITE, obj.namespace if obj else None)
+
+    def has_add_permission(self, request):
+        return False  # memories come from agents (remember, add_memory) and imports
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # nothing is deleted here: forget (a tombstone) instead
+
+    def get_queryset(self, request):
+        return permissions.visible_memories(request.user).select_related("namespace", "created_by")
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        from django.contrib.postgres.search import SearchQuery
+
+        query = SearchQuery(search_term, config="english", search_type="websearch")
+        return queryset.filter(Q(search_vector=query) | Q(text__icontains=search_term)), False
+
+    def _writable(self, request, queryset: QuerySet[Memory]) -> list[int]:
+        writable = permissions.visible_namespaces(request.user, permissions.WRITE)
+        return list(queryset.filter(namespace__in=writable).values_list("id", flat=True))
+
+    # --- columns ---------------------------------------------------------------------------------
+
+    @admin.display(description="text", ordering="text")
+    def short_text(self, memory: Memory) -> str:
+        return memory.text if len(memory.text) <= 90 else memory.text[:89] + "…"
+
+    @admin.display(description="status", ordering="status")
+    def status_badge(self, memory: Memory) -> str:
+        colours = {"ready": "#2e7d32", "queued": "#ef6c00", "failed": "#c62828"}
+        label = "forgotten" if memory.forgotten_at else memory.status
+        colour = "#757575" if memory.forgotten_at else colours.get(memory.status, "#333")
+        return format_html('<span class="mnemo-status" style="color:{};font-weight:bold">{}</span>', colour, label)
+
+    @admin.display(description="tags")
+    def tag_list(self, memory: Memory) -> str:
+        return ", ".join(memory.tags)
+
+    # --- editing ---------------------------------------------------------------------------------
+
+    def save_model(self, request, obj, form, change):
+        original = Memory.objects.get(pk=obj.pk)
+        changes = {f: form.cleaned_data[f] for f in form.changed_data if f in {"text", "tags", "expires_at"}}
+        if not changes:
+            return
+        try:
+            services.update_memory(actor=request.user, memory=original, **changes)
+        except MnemoError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return
+        if "text" in changes:
+            self.message_user(
+                request,
+                "The text changed: the memory is being re-embedded by the embedding task (status 'queued' until "
+                "it is done).",
+                messages.INFO,
+            )
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        memory = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if memory is not None:
+            extra["mnemo_history"] = MemoryEvent.objects.filter(memory_id=memory.pk).select_related("actor")
+            extra["mnemo_neighbours"] = selectors.nearest_neighbours(memory=memory, limit=5)
+            extra["mnemo_can_merge"] = self.has_change_permission(request, memory) and memory.forgotten_at is None
+        return super().change_view(request, object_id, form_url, extra_context=extra)
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    @admin.action(description="Re-embed selected memories")
+    def reembed(self, request, queryset):
+        ids = self._writable(request, queryset)
+        services.reembed_memories(ids=ids)
+        self.message_user(request, f"{len(ids)} memories queued for embedding.", messages.SUCCESS)
+
+    @admin.action(description="Confirm selected memories (last confirmed = now)")
+    def confirm(self, request, queryset):
+        count = services.confirm_memories(actor=request.user, ids=self._writable(request, queryset))
+        self.message_user(request, f"{count} memories confirmed.", messages.SUCCESS)
+
+    @admin.action(description="Forget selected memories (with a reason)…")
+    def forget_with_reason(self, request, queryset):
+        ids = self._writable(request, queryset.filter(forgotten_at__isnull=True))
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            for memory in Memory.objects.filter(id__in=ids):
+                services.forget_memory(actor=request.user, memory=memory, reason=form.cleaned_data["reason"])
+            self.message_user(
+                request, f"{len(ids)} memories forgotten; they are listed under tombstones.", messages.SUCCESS
+            )
+            return None
+        return self._intermediate(
+            request,
+            queryset.filter(id__in=ids),
+            form,
+            "forget_with_reason",
+            "Forget these memories?",
+            "They leave recall at once and are kept as tombstones with your reason.",
+        )
+
+    @admin.action(description="Extend or set the expiry of selected memories…")
+    def change_expiry(self, request, queryset):
+        ids = self._writable(request, queryset)
+        form = ExpiryForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            try:
+                count = services.set_expiry(actor=request.user, ids=ids, expires_at=form.moment())
+            except MnemoError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+                return None
+            self.message_user(request, f"Expiry changed on {count} memories.", messages.SUCCESS)
+            return None
+        return self._intermediate(
+            request,
+            queryset.filter(id__in=ids),
+            form,
+            "change_expiry",
+            "Change the expiry of these memories?",
+            "Recall hides a memory from the moment it expires.",
+        )
+
+    @admin.action(description="Export selected memories as JSON Lines")
+    def export_jsonl(self, request, queryset):
+        lines = "\n".join(_export_line(m) for m in queryset.select_related("namespace").order_by("id"))
+        response = HttpResponse(lines + "\n", content_type="application/x-ndjson")
+        response["Content-Disposition"] = 'attachment; filename="memories.jsonl"'
+        return response
+
+    def _intermediate(self, request, queryset, form, action, title, explanation):
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "explanation": explanation,
+            "queryset": queryset,
+            "form": form,
+            "action": action,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/memories/memory/action_confirmation.html", context)
+
+    # --- merge and duplicates review -----------------------------------------------------------
+
+    def get_urls(self):
+        custom = [
+            path(
+                "<int:keep_id>/merge/<int:drop_id>/",
+                self.admin_site.admin_view(self.merge_view),
+                name="memories_memory_merge",
+            ),
+            path("duplicates/", self.admin_site.admin_view(self.duplicates_view), name="memories_memory_duplicates"),
+        ]
+        return custom + super().get_urls()
+
+    def merge_view(self, request, keep_id: int, drop_id: int):
+        keep = get_object_or_404(self.get_queryset(request), pk=keep_id)
+        drop = get_object_or_404(self.get_queryset(request), pk=drop_id)
+        if not (self.has_change_permission(request, keep) and self.has_change_permission(request, drop)):
+            raise PermissionDenied
+        if request.method == "POST":
+            try:
+                services.merge_memories(actor=request.user, keep=keep, drop=drop)
+            except MnemoError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    f"Memory {drop.pk} was merged into {keep.pk} (tombstone reason 'merged').",
+                    messages.SUCCESS,
+                )
+            return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[keep.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Merge these memories?",
+            "keep": keep,
+            "drop": drop,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/memories/memory/merge_confirmation.html", context)
+
+    def duplicates_view(self, request):
+        from django.conf import settings
+
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        namespace_ids = list(permissions.visible_namespaces(request.user).values_list("id", flat=True))
+        if request.method == "POST":
+            return self._act_on_duplicates(request)
+        clusters = selectors.duplicate_clusters(
+            namespace_ids=namespace_ids, threshold=settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Near-duplicate memories",
+            "clusters": clusters,
+            "threshold": settings.MNEMO_NEAR_DUPLICATE_THRESHOLD,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/memories/memory/duplicates.html", context)
+
+    def _act_on_duplicates(self, request):
+        chosen = request.POST.getlist("cluster")
+        action = request.POST.get("do")
+        if action not in ("merge", "dismiss") or not chosen:
+            self.message_user(request, "Choose clusters and merge or dismiss.", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:memories_memory_duplicates"))
+        if action == "merge" and request.POST.get("confirmed") != "yes":
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "Merge these clusters?",
+                "clusters": [self._members(request, c) for c in chosen],
+                "chosen": chosen,
+                "opts": self.model._meta,
+            }
+            return TemplateResponse(request, "admin/memories/memory/duplicates_confirmation.html", context)
+        done = 0
+        for cluster in chosen:
+            members = self._members(request, cluster)
+            if len(members) < 2 or not all(self.has_change_permission(request, m) for m in members):
+                continue
+            keep, rest = members[0], members[1:]
+            for other in rest:
+                if action == "merge":
+                    services.merge_memories(actor=request.user, keep=keep, drop=other)
+                else:
+                    a, b = sorted([keep.pk, other.pk])
+                    DuplicateDismissal.objects.get_or_create(
+                        memory_a_id=a, memory_b_id=b, defaults={"dismissed_by": request.user}
+                    )
+            done += 1
+        verb = "merged (each into its oldest memory)" if action == "merge" else "dismissed"
+        self.message_user(request, f"{done} clusters {verb}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:memories_memory_duplicates"))
+
+    def _members(self, request, cluster: str) -> list[Memory]:
+        ids = [int(i) for i in cluster.split(",") if i.isdigit()]
+        return list(
+            self.get_queryset(request).filter(id__in=ids, forgotten_at__isnull=True).order_by("created_at", "id")
+        )
+
+
+@admin.register(Tombstone)
+class TombstoneAdmin(admin.ModelAdmin):
+    list_display = ["id", "short_text", "namespace", "kind", "reason", "replacement", "created_by", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["text", "reason"]
+    readonly_fields = ["memory", "namespace", "text", "kind", "reason", "replaced_by", "created_by", "created_at"]
+    fields = readonly_fields
+    actions = ["restore"]
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        if not (request.user.is_active and request.user.is_staff):
+            return False
+        return _can(request, permissions.VIEW, obj.namespace if obj else None)
+
+    def has_change_permission(self, request, obj=None):
+        return False  # read-only; restore is the one thing done to a tombstone
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return Tombstone.objects.filter(namespace__in=permissions.visible_namespaces(request.user)).select_related(
+            "namespace", "replaced_by", "created_by"
+        )
+
+    @admin.display(description="text")
+    def short_text(self, tombstone: Tombstone) -> str:
+        return tombstone.text if len(tombstone.text) <= 90 else tombstone.text[:89] + "…"
+
+    @admin.display(description="replaced by")
+    def replacement(self, tombstone: Tombstone) -> str:
+        if tombstone.replaced_by_id is None:
+            return "—"
+        url = reverse("admin:memories_memory_change", args=[tombstone.replaced_by_id])
+        return format_html('<a href="{}">#{}</a>', url, tombstone.replaced_by_id)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not _can(request, permissions.WRITE):
+            actions.pop("restore", None)
+        return actions
+
+    @admin.action(description="Restore selected memories to recall…")
+    def restore(self, request, queryset):
+        writable = permissions.visible_namespaces(request.user, permissions.WRITE)
+        queryset = queryset.filter(namespace__in=writable)
+        if "apply" in request.POST:
+            restored, failed = 0, []
+            for tombstone in queryset:
+                try:
+                    services.restore_memory(actor=request.user, tombstone=tombstone)
+                    restored += 1
+                except MnemoError as exc:
+                    failed.append(f"#{tombstone.pk}: {exc.message}")
+            self.message_user(request, f"{restored} memories restored to recall.", messages.SUCCESS)
+            for failure in failed:
+                self.message_user(request, failure, messages.ERROR)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Restore these memories?",
+            "explanation": "They come back to recall; their tombstones go; history records it.",
+            "queryset": queryset,
+            "form": None,
+            "action": "restore",
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/memories/memory/action_confirmation.html", context)
+
+
+@admin.register(Namespace)
+class NamespaceAdmin(GuardedModelAdmin):
+    """Namespaces, and (Object permissions) who may view or write each one."""
+
+    list_display = ["key", "kind", "owner", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["key"]
+    readonly_fields = ["created_at"]
+
+    def get_queryset(self, request):
+        return permissions.visible_namespaces(request.user)
+
+
+@admin.register(MemoryEvent)
+class MemoryEventAdmin(admin.ModelAdmin):
+    """History, read-only."""
+
+    list_display = ["created_at", "memory_id", "event_type", "actor"]
+    list_filter = ["event_type"]
+
+    def get_queryset(self, request):
+        visible = permissions.visible_memories(request.user).values("id")
+        return MemoryEvent.objects.filter(memory_id__in=visible).select_related("actor")
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
