@@ -6,6 +6,7 @@ fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -68,8 +69,6 @@ def page(browser, request, live_server):
         folder.mkdir(parents=True, exist_ok=True)
         for index, (name, data) in enumerate(wrapper.shots):
             (folder / f"{index:02d}-{name}.png").write_bytes(data)
-        try:
+        with contextlib.suppress(Exception):  # the page may be gone; the earlier shots are kept
             page.screenshot(path=str(folder / "zz-at-failure.png"), full_page=True)
-        except Exception:  # the page may be gone; the earlier shots are kept
-            pass
     context.close()

@@ -1,0 +1,428 @@
+"""Services behind the ops commands: re-embedding, purging, export and import, statistics.
+
+Each works in batches that commit on their own, so an interrupted run keeps what it finished
+and a rerun continues: re-embedding skips rows the target model already embedded, purging finds
+only what is still there, and import skips lines whose event id it already imported.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Min, Q, QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from config.exceptions import MnemoError
+from memories import services
+from memories.embedding import Embedder, EmbedderUnavailable, build_embedder
+from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
+
+# --- re-embedding ---------------------------------------------------------------------------------
+
+
+def embedder_for(spec: str | None) -> Embedder:
+    """The embedder a command uses: the configured one, or ``spec``; its width must fit the column."""
+    embedder = build_embedder(spec or settings.MNEMO_EMBEDDER)
+    if embedder.dimensions != EMBEDDING_DIMENSIONS:
+        raise EmbedderUnavailable(
+            f"{embedder.name} gives {embedder.dimensions}-dimensional vectors; the embedding columns hold "
+            f"{EMBEDDING_DIMENSIONS}"
+        )
+    return embedder
+
+
+def reembed_queryset(*, embedder: Embedder, namespace: str | None, only_missing: bool) -> QuerySet[Memory]:
+    """What a re-embedding run still has to do: rows without a vector (``only_missing``), or rows
+    not embedded by this model yet. Finished rows drop out, so a rerun continues."""
+    rows = Memory.objects.all()
+    if namespace:
+        rows = rows.filter(namespace__key=namespace)
+    if only_missing:
+        return rows.filter(embedding__isnull=True)
+    return rows.filter(Q(embedding__isnull=True) | ~Q(embedding_model=embedder.name))
+
+
+@transaction.atomic
+def reembed_batch(*, embedder: Embedder, ids: list[int]) -> int:
+    """Embed these rows with ``embedder`` and record its name, all or nothing."""
+    rows = list(Memory.objects.select_for_update().filter(id__in=ids).only("id", "text", "namespace_id"))
+    if not rows:
+        return 0
+    windowed = getattr(embedder, "embed_windows", None)
+    results = (
+        windowed([r.text for r in rows]) if windowed else [(v, []) for v in embedder.embed([r.text for r in rows])]
+    )
+    now = timezone.now()
+    chunks = []
+    for row, (vector, windows) in zip(rows, results, strict=True):
+        row.embedding, row.embedding_model, row.status, row.error = vector, embedder.name, Memory.Status.READY, ""
+        row.embedded_at = row.updated_at = now
+        chunks.extend(
+            MemoryChunk(memory_id=row.id, namespace_id=row.namespace_id, position=i, embedding=w)
+            for i, w in enumerate(windows)
+        )
+    Memory.objects.bulk_update(rows, ["embedding", "embedding_model", "status", "error", "embedded_at", "updated_at"])
+    MemoryChunk.objects.filter(memory_id__in=[r.id for r in rows]).delete()
+    MemoryChunk.objects.bulk_create(chunks)
+    return len(rows)
+
+
+# --- purging ----------------------------------------------------------------------------------------
+
+
+def expired_before(days: int) -> QuerySet[Memory]:
+    return Memory.objects.filter(expires_at__lt=timezone.now() - timedelta(days=days))
+
+
+@transaction.atomic
+def purge_batch(ids: list[int]) -> int:
+    """Delete these memories; their tombstones and history stay (they do not depend on the row)."""
+    deleted, _ = Memory.objects.filter(id__in=ids).delete()
+    return len(ids) if deleted else 0
+
+
+# --- export ---------------------------------------------------------------------------------------------
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def memory_record(memory: Memory, *, with_embedding: bool) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "type": "memory",
+        "id": memory.id,
+        "event_id": str(memory.event_id),
+        "namespace": memory.namespace.key,
+        "text": memory.text,
+        "tags": memory.tags,
+        "metadata": memory.metadata,
+        "source_provider": memory.source_provider,
+        "importance": memory.importance,
+        "capture_mode": memory.capture_mode,
+        "session_id": memory.session_id,
+        "status": memory.status,
+        "expires_at": _iso(memory.expires_at),
+        "last_confirmed_at": _iso(memory.last_confirmed_at),
+        "created_at": _iso(memory.created_at),
+        "updated_at": _iso(memory.updated_at),
+        "forgotten_at": _iso(memory.forgotten_at),
+        "created_by": memory.created_by.get_username() if memory.created_by else None,
+        "embedding_model": memory.embedding_model,
+    }
+    if with_embedding and memory.embedding is not None:
+        record["embedding"] = [round(float(x), 7) for x in memory.embedding]
+    return record
+
+
+def tombstone_record(tombstone: Tombstone, *, with_embedding: bool) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "type": "tombstone",
+        "id": tombstone.id,
+        "memory_id": tombstone.memory_id,
+        "namespace": tombstone.namespace.key,
+        "text": tombstone.text,
+        "kind": tombstone.kind,
+        "reason": tombstone.reason,
+        "replaced_by": tombstone.replaced_by_id,
+        "created_at": _iso(tombstone.created_at),
+    }
+    if with_embedding and tombstone.embedding is not None:
+        record["embedding"] = [round(float(x), 7) for x in tombstone.embedding]
+    return record
+
+
+def export_records(
+    *, namespace: str | None, include_tombstones: bool, with_embeddings: bool, batch_size: int = 500
+) -> Iterator[dict[str, Any]]:
+    memories = Memory.objects.select_related("namespace", "created_by").order_by("id")
+    tombstones = Tombstone.objects.select_related("namespace").order_by("id")
+    if namespace:
+        memories, tombstones = memories.filter(namespace__key=namespace), tombstones.filter(namespace__key=namespace)
+    for memory in memories.iterator(chunk_size=batch_size):
+        yield memory_record(memory, with_embedding=with_embeddings)
+    if include_tombstones:
+        for tombstone in tombstones.iterator(chunk_size=batch_size):
+            yield tombstone_record(tombstone, with_embedding=with_embeddings)
+
+
+def count_export(*, namespace: str | None, include_tombstones: bool) -> int:
+    memories, tombstones = Memory.objects.all(), Tombstone.objects.all()
+    if namespace:
+        memories, tombstones = memories.filter(namespace__key=namespace), tombstones.filter(namespace__key=namespace)
+    return memories.count() + (tombstones.count() if include_tombstones else 0)
+
+
+# --- import -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    already: int = 0
+    skipped_near: int = 0
+    near_reported: int = 0
+    tombstones: int = 0
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)  # (line, code, reason)
+
+
+@dataclass
+class _Pending:
+    line: int
+    record: dict[str, Any]
+    namespace: Namespace
+
+
+def _datetime(record: dict[str, Any], key: str, line: int) -> datetime | None:
+    value = record.get(key)
+    if value in (None, ""):
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise MnemoError(f"{key} is not an ISO 8601 timestamp")
+    return parsed
+
+
+def parse_line(raw: str, line: int) -> dict[str, Any]:
+    try:
+        record = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise MnemoError(f"not JSON ({exc.msg} at column {exc.colno})") from exc
+    if not isinstance(record, dict):
+        raise MnemoError("a line must be a JSON object")
+    return record
+
+
+def _namespace(key: str, cache: dict[str, Namespace]) -> Namespace:
+    if key not in cache:
+        cache[key], _ = Namespace.objects.get_or_create(key=key, defaults={"kind": Namespace.kind_for_key(key)})
+    return cache[key]
+
+
+def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
+    """The same checks as ``remember``: text (length, secrets), tags, importance, mode, times."""
+    text = services.validate_text(record.get("text"))  # type: ignore[arg-type]
+    tags = services.clean_tags(record.get("tags") or [])
+    importance = record.get("importance", 0.5)
+    if isinstance(importance, bool) or not isinstance(importance, int | float) or not 0 <= importance <= 1:
+        raise MnemoError("importance must be a number from 0 to 1")
+    capture_mode = record.get("capture_mode") or ""
+    if capture_mode not in ("", "explicit", "inferred"):
+        raise MnemoError("capture_mode must be explicit or inferred")
+    metadata = record.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise MnemoError("metadata must be an object")
+    event_id = record.get("event_id")
+    if event_id is not None:
+        try:
+            event_id = uuid.UUID(str(event_id))
+        except ValueError as exc:
+            raise MnemoError("event_id must be a UUID") from exc
+    embedding = record.get("embedding")
+    if embedding is not None and (
+        not isinstance(embedding, list)
+        or len(embedding) != EMBEDDING_DIMENSIONS
+        or not all(isinstance(x, int | float) for x in embedding)
+    ):
+        raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    return {
+        "text": text,
+        "tags": tags,
+        "importance": float(importance),
+        "capture_mode": capture_mode,
+        "metadata": metadata,
+        "source_provider": str(record.get("source_provider") or "")[:200],
+        "session_id": str(record.get("session_id") or "")[:255],
+        "expires_at": _datetime(record, "expires_at", line),
+        "last_confirmed_at": _datetime(record, "last_confirmed_at", line) or timezone.now(),
+        "created_at": _datetime(record, "created_at", line),
+        "forgotten_at": _datetime(record, "forgotten_at", line),
+        "event_id": event_id,
+        "embedding": embedding,
+        "embedding_model": str(record.get("embedding_model") or ""),
+    }
+
+
+def import_lines(
+    lines: Iterable[tuple[int, str]],
+    *,
+    namespace: str | None,
+    dedup_policy: str,
+    embedder: Embedder,
+    batch_size: int,
+    report: ImportReport,
+    on_progress: Any = None,
+) -> ImportReport:
+    """Import JSON Lines (line number, text). Every memory line is validated like ``remember``;
+    a rejected line is reported with its number and the import goes on. Lines are embedded in
+    batches (a line whose embedding came from the same model is used as is)."""
+    if dedup_policy not in services.DEDUP_POLICIES:
+        raise MnemoError(f"dedup policy must be one of {', '.join(services.DEDUP_POLICIES)}")
+    cache: dict[str, Namespace] = {}
+    old_to_new: dict[int, int] = {}
+    pending: list[tuple[_Pending, dict[str, Any]]] = []
+    tombstones: list[tuple[int, dict[str, Any]]] = []
+
+    def flush() -> None:
+        if pending:
+            _import_batch(pending, embedder=embedder, dedup_policy=dedup_policy, report=report, old_to_new=old_to_new)
+            pending.clear()
+
+    for number, raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            record = parse_line(raw, number)
+            kind = record.get("type", "memory")
+            if kind == "tombstone":
+                tombstones.append((number, record))
+                continue
+            if kind != "memory":
+                raise MnemoError(f"unknown type {kind!r}")
+            key = namespace or record.get("namespace")
+            if not isinstance(key, str) or not key.strip():
+                raise MnemoError("no namespace (give one in the line or with --namespace)")
+            fields = _validated(record, number)
+            if fields["event_id"] and Memory.objects.filter(event_id=fields["event_id"]).exists():
+                report.already += 1
+                if isinstance(record.get("id"), int):
+                    old_to_new[record["id"]] = Memory.objects.only("id").get(event_id=fields["event_id"]).id
+                continue
+            pending.append((_Pending(number, record, _namespace(key.strip(), cache)), fields))
+        except MnemoError as exc:
+            report.rejected.append((number, getattr(exc, "code", "INVALID_INPUT"), exc.message))
+        if on_progress:
+            on_progress(1)
+        if len(pending) >= batch_size:
+            flush()
+    flush()
+    for number, record in tombstones:
+        try:
+            _import_tombstone(record, namespace=namespace, cache=cache, old_to_new=old_to_new)
+            report.tombstones += 1
+        except MnemoError as exc:
+            report.rejected.append((number, "INVALID_INPUT", exc.message))
+        if on_progress:
+            on_progress(1)
+    return report
+
+
+def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new) -> None:
+    need = [i for i, (_, f) in enumerate(pending) if f["embedding"] is None or f["embedding_model"] != embedder.name]
+    windowed = getattr(embedder, "embed_windows", None)
+    texts = [pending[i][1]["text"] for i in need]
+    computed = windowed(texts) if windowed else [(v, []) for v in embedder.embed(texts)]
+    vectors = {i: result for i, result in zip(need, computed, strict=True)}
+    threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+    with transaction.atomic():
+        for index, (item, fields) in enumerate(pending):
+            vector, windows = vectors.get(index, (fields["embedding"], []))
+            if dedup_policy != "insert":
+                near = [
+                    row
+                    for row in services._near(
+                        "memories_memory", namespace_id=item.namespace.pk, vector=vector, threshold=threshold
+                    )
+                    if services.same_specifics(fields["text"], row[1])
+                ]
+                if near and dedup_policy == "skip_if_near":
+                    report.skipped_near += 1
+                    continue
+                if near:
+                    report.near_reported += 1
+            memory = Memory.objects.create(
+                namespace=item.namespace,
+                text=fields["text"],
+                tags=fields["tags"],
+                metadata=fields["metadata"],
+                importance=fields["importance"],
+                capture_mode=fields["capture_mode"],
+                source_provider=fields["source_provider"],
+                session_id=fields["session_id"],
+                expires_at=fields["expires_at"],
+                last_confirmed_at=fields["last_confirmed_at"],
+                forgotten_at=fields["forgotten_at"],
+                embedding=vector,
+                embedding_model=embedder.name,
+                status=Memory.Status.READY,
+                embedded_at=timezone.now(),
+                **({"event_id": fields["event_id"]} if fields["event_id"] else {}),
+            )
+            if fields["created_at"]:
+                Memory.objects.filter(pk=memory.pk).update(created_at=fields["created_at"])
+            MemoryChunk.objects.bulk_create(
+                MemoryChunk(memory=memory, namespace=item.namespace, position=i, embedding=w)
+                for i, w in enumerate(windows)
+            )
+            MemoryEvent.objects.create(
+                memory=memory,
+                event_type=MemoryEvent.Type.ADD,
+                new_text=memory.text,
+                data={"via": "import", "line": item.line},
+            )
+            if isinstance(item.record.get("id"), int):
+                old_to_new[item.record["id"]] = memory.pk
+            report.imported += 1
+
+
+def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, old_to_new) -> None:
+    key = namespace or record.get("namespace")
+    text = record.get("text")
+    if not isinstance(key, str) or not isinstance(text, str) or not text:
+        raise MnemoError("a tombstone needs a namespace and a text")
+    embedding = record.get("embedding")
+    if embedding is not None and (not isinstance(embedding, list) or len(embedding) != EMBEDDING_DIMENSIONS):
+        raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    memory_id = old_to_new.get(record.get("memory_id"))
+    if memory_id and Tombstone.objects.filter(memory_id=memory_id, text=text).exists():
+        return  # imported by an earlier run
+    Tombstone.objects.create(
+        memory_id=memory_id,
+        namespace=_namespace(key, cache),
+        text=text,
+        embedding=embedding,
+        kind=record.get("kind") if record.get("kind") in Tombstone.Kind.values else Tombstone.Kind.FORGOTTEN,
+        reason=str(record.get("reason") or ""),
+        replaced_by_id=old_to_new.get(record.get("replaced_by")),
+    )
+
+
+# --- statistics -----------------------------------------------------------------------------------------
+
+
+def namespace_stats() -> list[dict[str, Any]]:
+    now = timezone.now()
+    rows = []
+    for ns in Namespace.objects.order_by("key"):
+        memories = Memory.objects.filter(namespace=ns)
+        by_status = dict(memories.order_by().values_list("status").annotate(n=Count("id")))
+        oldest = memories.filter(status=Memory.Status.QUEUED).aggregate(t=Min("updated_at"))["t"]
+        rows.append(
+            {
+                "namespace": ns.key,
+                "kind": ns.kind,
+                "ready": by_status.get("ready", 0),
+                "queued": by_status.get("queued", 0),
+                "failed": by_status.get("failed", 0),
+                "oldest_queued_seconds": round((now - oldest).total_seconds()) if oldest else None,
+                "expired": memories.filter(expires_at__lte=now).count(),
+                "forgotten": memories.filter(forgotten_at__isnull=False).count(),
+                "tombstones": Tombstone.objects.filter(namespace=ns).count(),
+                "embedding_models": sorted(
+                    m
+                    for m in memories.exclude(embedding_model="")
+                    .order_by()
+                    .values_list("embedding_model", flat=True)
+                    .distinct()
+                ),
+            }
+        )
+    return rows

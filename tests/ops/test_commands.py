@@ -1,0 +1,384 @@
+"""The ops commands: their effect, their failure modes, resumability, and what they print."""
+
+import json
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+
+from memories import services
+from memories.models import Memory, MemoryEvent, Namespace, Tombstone
+from tests.conftest import ROOT
+from tests.factories import UserFactory
+from tests.support import InterruptedMiniLM
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args, **options) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command(*args, stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def ns():
+    return Namespace.objects.create(key="user:ops", kind="user")
+
+
+def add(ns, text, **fields):
+    memory = services.add_memory(actor=None, namespace=ns, content=text, run_async=False)
+    if fields:
+        Memory.objects.filter(pk=memory.pk).update(**fields)
+        memory.refresh_from_db()
+    return memory
+
+
+def test_every_command_explains_itself():
+    for command in (
+        "reembed_memories",
+        "purge_expired_memories",
+        "export_memories",
+        "import_memories",
+        "memory_stats",
+        "requeue_stale_memories",
+        "mnemo_doctor",
+        "load_demo",
+        "create_agent_token",
+    ):
+        result = subprocess.run(
+            [sys.executable, "manage.py", command, "--help"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"},
+        )
+        assert result.returncode == 0, result.stderr
+        assert len(result.stdout) > 200 and "usage:" in result.stdout
+
+
+# --- reembed_memories -----------------------------------------------------------------------------
+
+
+def test_reembed_after_a_model_change_records_the_new_model(ns):
+    rows = [add(ns, f"Fact {i} about the user's projects") for i in range(5)]
+    Memory.objects.filter(namespace=ns).update(embedding_model="old-model")
+    out, _ = run("reembed_memories", "--batch-size", "2")
+    assert "Re-embedded 5 memories" in out
+    assert set(Memory.objects.filter(id__in=[r.id for r in rows]).values_list("embedding_model", flat=True)) == {
+        "all-MiniLM-L6-v2-onnx-int8"
+    }
+    out, _ = run("reembed_memories")
+    assert "Re-embedded 0 memories" in out  # nothing left to do
+
+
+def test_an_interrupted_reembed_loses_nothing_and_a_rerun_continues(ns):
+    for i in range(10):
+        add(ns, f"Fact {i} about the user's garden")
+    Memory.objects.filter(namespace=ns).update(embedding_model="old-model")
+    InterruptedMiniLM.calls = 0
+    with pytest.raises(KeyboardInterrupt):
+        run("reembed_memories", "--batch-size", "3", "--model", "tests.support.InterruptedMiniLM")
+    done = Memory.objects.filter(namespace=ns, embedding_model="all-MiniLM-L6-v2-onnx-int8").count()
+    assert done == 6  # two whole batches committed, the third rolled back
+    assert Memory.objects.filter(namespace=ns, embedding_model="old-model").count() == 4
+    out, _ = run("reembed_memories", "--batch-size", "3")
+    assert "Re-embedded 4 memories" in out
+    assert Memory.objects.filter(namespace=ns, embedding_model="all-MiniLM-L6-v2-onnx-int8").count() == 10
+
+
+def test_reembed_only_missing_and_by_namespace(ns):
+    other = Namespace.objects.create(key="user:other", kind="user")
+    a = add(ns, "Fact a")
+    b = add(other, "Fact b")
+    Memory.objects.filter(pk__in=[a.pk, b.pk]).update(embedding=None, status="queued")
+    out, _ = run("reembed_memories", "--only-missing", "--namespace", "user:ops")
+    assert "Re-embedded 1 memories" in out
+    assert Memory.objects.get(pk=a.pk).embedding is not None and Memory.objects.get(pk=b.pk).embedding is None
+
+
+def test_reembed_refuses_a_model_of_the_wrong_dimension(ns):
+    add(ns, "Fact")
+    with pytest.raises(CommandError, match="512-dimensional vectors; the embedding columns hold 384"):
+        run("reembed_memories", "--model", "tests.support.Wide512Embedder")
+    with pytest.raises(CommandError, match="unknown embedder"):
+        run("reembed_memories", "--model", "no.such.Model")
+
+
+# --- purge_expired_memories ---------------------------------------------------------------------------
+
+
+def test_purge_deletes_long_expired_memories_and_keeps_tombstones_and_history(ns):
+    old = add(ns, "Expired long ago", expires_at=timezone.now() - timedelta(days=40))
+    recent = add(ns, "Expired yesterday", expires_at=timezone.now() - timedelta(days=1))
+    live = add(ns, "Still valid")
+    services.forget_memory(actor=None, memory=old, reason="obsolete")
+    out, _ = run("purge_expired_memories", "--older-than", "30", "--dry-run")
+    assert "Would delete 1 memories" in out and Memory.objects.filter(pk=old.pk).exists()
+    out, _ = run("purge_expired_memories", "--older-than", "30")
+    assert "Deleted 1 expired memories" in out
+    assert set(Memory.objects.values_list("pk", flat=True)) == {recent.pk, live.pk}
+    assert Tombstone.objects.filter(text="Expired long ago").exists()
+    assert MemoryEvent.objects.filter(memory_id=old.pk).count() == 2  # add, forget: history kept
+
+
+def test_purge_needs_its_days():
+    with pytest.raises(CommandError):
+        run("purge_expired_memories")
+
+
+# --- export and import ------------------------------------------------------------------------------------
+
+
+COMPARED = (
+    "namespace",
+    "text",
+    "tags",
+    "metadata",
+    "source_provider",
+    "importance",
+    "capture_mode",
+    "session_id",
+    "expires_at",
+    "last_confirmed_at",
+    "created_at",
+    "forgotten_at",
+    "event_id",
+    "status",
+    "embedding_model",
+)
+
+
+def test_export_then_import_into_an_empty_database_reproduces_the_memories(ns, tmp_path):
+    user = UserFactory()
+    services.remember(
+        actor=user,
+        namespace=ns,
+        text="User's Linear team ID is TEAM-123",
+        tags=["Work"],
+        source_provider="claude",
+        importance=0.9,
+        capture_mode="explicit",
+        session_id="s-1",
+        expires_at=timezone.now() + timedelta(days=9),
+        metadata={"category": "ids"},
+    )
+    old = add(ns, "User's manager is John Smith")
+    services.correct_memory(actor=user, memory=old, text="User's manager is Jane Doe", reason="reorg")
+    long_text = " ".join(f"word{i}" for i in range(900))
+    add(ns, long_text)
+    path = tmp_path / "export.jsonl"
+    out, _ = run("export_memories", "--include-tombstones", "--output", str(path))
+    assert "Exported 5 records" in out
+    before = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {r["type"] for r in before} == {"memory", "tombstone"}
+
+    # An empty database: nothing of Mnemo's left.
+    Tombstone.objects.all().delete()
+    MemoryEvent.objects.all().delete()
+    Memory.objects.all().delete()
+    Namespace.objects.all().delete()
+
+    out, err = run("import_memories", str(path))
+    assert "Imported 4 memories and 1 tombstones" in out, out + err
+    after_path = tmp_path / "again.jsonl"
+    run("export_memories", "--include-tombstones", "--output", str(after_path))
+    after = [json.loads(line) for line in after_path.read_text().splitlines()]
+
+    def comparable(records):
+        return sorted(
+            (
+                {k: r.get(k) for k in COMPARED}
+                if r["type"] == "memory"
+                else {k: r.get(k) for k in ("namespace", "text", "kind", "reason")}
+                for r in records
+            ),
+            key=lambda r: json.dumps(r, sort_keys=True),
+        )
+
+    assert comparable(after) == comparable(before)
+    # The long memory came back with its window vectors, and search finds its end.
+    from memories.selectors import search_memories
+
+    ns_new = Namespace.objects.get(key="user:ops")
+    assert search_memories(namespace_ids=[ns_new.id], query="word899", limit=1)[0].memory.text == long_text
+    tombstone = Tombstone.objects.get()
+    assert tombstone.replaced_by.text == "User's manager is Jane Doe" and tombstone.memory.text == old.text
+
+    # Running the import again changes nothing: every line is already there.
+    out, _ = run("import_memories", str(path))
+    assert "Imported 0 memories" in out and "4 already present" in out
+    assert Memory.objects.count() == 4 and Tombstone.objects.count() == 1
+
+
+def test_import_reports_bad_lines_by_number_and_goes_on(ns, tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps({"namespace": "user:ops", "text": "User likes tea", "tags": ["Drinks", "drinks"]}),
+                "this is not json",
+                json.dumps({"namespace": "user:ops", "text": "my token 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"}),
+                json.dumps({"namespace": "user:ops"}),
+                json.dumps({"namespace": "user:ops", "text": "ok", "importance": 7}),
+                json.dumps({"text": "no namespace"}),
+                "",
+                json.dumps({"namespace": "user:ops", "text": "User likes coffee"}),
+            ]
+        )
+        + "\n"
+    )
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError, match="5 lines rejected"):
+        call_command("import_memories", str(path), stdout=out, stderr=err)
+    lines = err.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["line 2", "line 3", "line 4", "line 5", "line 6"]
+    assert "SECRET_REJECTED" in lines[1]
+    assert sorted(Memory.objects.values_list("text", flat=True)) == ["User likes coffee", "User likes tea"]
+    assert Memory.objects.get(text="User likes tea").tags == ["drinks"]
+
+
+def test_import_with_skip_if_near_skips_duplicates(ns, tmp_path):
+    add(ns, "User's favourite colour is green")
+    path = tmp_path / "dups.jsonl"
+    path.write_text(
+        json.dumps({"namespace": "user:ops", "text": "The user's favourite colour is green."})
+        + "\n"
+        + json.dumps({"namespace": "user:ops", "text": "User drives a blue Volvo"})
+        + "\n"
+    )
+    out, _ = run("import_memories", str(path), "--dedup-policy", "skip_if_near")
+    assert "Imported 1 memories" in out and "1 skipped as near-duplicates" in out
+
+
+def test_import_failure_modes_are_one_line(tmp_path):
+    with pytest.raises(CommandError, match=r"^cannot read .*missing.jsonl: No such file or directory\.$"):
+        run("import_memories", str(tmp_path / "missing.jsonl"))
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(CommandError, match="is not UTF-8 text"):
+        run("import_memories", str(binary))
+    with pytest.raises(CommandError, match="does not exist"):
+        run("export_memories", "--output", str(tmp_path / "no" / "such" / "dir.jsonl"))
+
+
+def test_export_to_stdout_and_by_namespace(ns):
+    add(ns, "In ops")
+    add(Namespace.objects.create(key="user:else", kind="user"), "Elsewhere")
+    out, _ = run("export_memories", "--namespace", "user:ops", "--with-embeddings")
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert record["text"] == "In ops" and len(record["embedding"]) == 384
+
+
+# --- stats, requeue, doctor, demo ------------------------------------------------------------------------
+
+
+def test_memory_stats_table_and_json(ns):
+    add(ns, "A ready one")
+    Memory.objects.create(namespace=ns, text="A queued one")
+    add(ns, "An expired one", expires_at=timezone.now() - timedelta(days=1))
+    from toolrules.services import put_rule
+
+    put_rule(actor=UserFactory(), tool_name="send_email", rule="never email Sarah", priority="critical")
+    out, _ = run("memory_stats")
+    assert "user:ops" in out and "send_email" in out
+    data = json.loads(run("memory_stats", "--json")[0])
+    [row] = [r for r in data["namespaces"] if r["namespace"] == "user:ops"]
+    assert (row["ready"], row["queued"], row["expired"]) == (2, 1, 1)
+    assert row["oldest_queued_seconds"] is not None and row["embedding_models"] == ["all-MiniLM-L6-v2-onnx-int8"]
+    assert data["rules"] == [{"tool_name": "send_email", "critical": 1, "high": 0, "normal": 0}]
+
+
+def test_requeue_stale_memories(ns):
+    stale = Memory.objects.create(namespace=ns, text="Waiting since long")
+    Memory.objects.filter(pk=stale.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    fresh = Memory.objects.create(namespace=ns, text="Just arrived")
+    out, _ = run("requeue_stale_memories", "--older-than", "10")
+    assert "Sent 1 queued memories" in out
+    assert Memory.objects.get(pk=stale.pk).status == "ready"  # in process here: sent means embedded
+    assert Memory.objects.get(pk=fresh.pk).status == "queued"
+
+
+def test_doctor_passes_on_a_healthy_installation():
+    out, _ = run("mnemo_doctor")
+    for check in ("database", "pgvector", "migrations", "indexes", "embedder", "broker"):
+        assert f"✓ {check}" in out
+    assert "Mnemo is healthy" in out
+
+
+def test_doctor_reports_a_wrong_dimension():
+    out = StringIO()
+    with (
+        override_settings(MNEMO_EMBEDDER="tests.support.Wide512Embedder"),
+        pytest.raises(CommandError, match="1 checks failed: embedder"),
+    ):
+        call_command("mnemo_doctor", stdout=out)
+    assert "✗ embedder" in out.getvalue() and "512" in out.getvalue()
+
+
+def test_doctor_reports_a_broken_index():
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'memory_tags_gin'::regclass")
+    out = StringIO()
+    try:
+        with pytest.raises(CommandError, match="indexes"):
+            call_command("mnemo_doctor", stdout=out)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE pg_index SET indisvalid = true WHERE indexrelid = 'memory_tags_gin'::regclass")
+    assert "memory_tags_gin is invalid" in out.getvalue()
+
+
+def test_doctor_on_a_database_without_pgvector_or_migrations():
+    """A database of the same server with nothing in it: the extension and migrations are missing."""
+    import psycopg
+
+    if os.environ.get("DATABASE_URL"):
+        pytest.skip("this test builds a second database in the embedded server (DATABASE_URL is set)")
+    name = "mnemo_doctor_empty"
+
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    params["dbname"] = "postgres"
+    with psycopg.connect(**params, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        admin.execute(f"CREATE DATABASE {name}")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "MNEMO_TEST_WORKER_DB": name}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "mnemo_doctor"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    with psycopg.connect(**params, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    assert result.returncode == 1
+    assert "✗ pgvector" in result.stdout and "not installed" in result.stdout
+    assert "✗ migrations" in result.stdout
+    assert result.stderr.strip().splitlines()[-1].startswith("CommandError: ")
+
+
+def test_load_demo_sizes_and_idempotence():
+    out, _ = run("load_demo", "--contacts", "3", "--memories", "20")
+    assert "23 new memories, 3 new contacts" in out  # 20 user memories + 3 skills
+    assert Memory.objects.filter(namespace__key="user:demo").count() == 20
+    from contacts.models import Contact, ContactNote
+
+    assert Contact.objects.count() == 3 and ContactNote.objects.filter(kind="memory").count() == 3
+    out, _ = run("load_demo", "--contacts", "3", "--memories", "20")
+    assert "0 new memories, 0 new contacts" in out
+
+
+def test_quiet_prints_nothing_and_no_progress_bar_off_a_terminal(ns):
+    add(ns, "Fact")
+    Memory.objects.update(embedding_model="old")
+    out, err = run("reembed_memories", "--quiet")
+    assert out == "" and err == ""
+    out, err = run("reembed_memories")
+    assert "━" not in out + err  # rich's bar only draws on a terminal
