@@ -43,13 +43,17 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def embed_queued_memories(*, ids: Iterable[int]) -> int:
+def embed_queued_memories(*, ids: Iterable[int], fill_to: int = 0) -> int:
     """Embed the given memories that are still ``queued``, in one batch; return how many.
 
     Idempotent: a row already ``ready`` (or gone) is skipped, so a redelivered or duplicated task
     changes nothing more. Rows are locked while they are embedded, so two workers given the same
     ids embed each row once: the second waits, then finds it ready. If embedding fails the
     transaction rolls back and the rows stay ``queued`` for a retry.
+
+    ``fill_to``: collect other queued rows (oldest first, skipping rows another worker holds)
+    until the batch has this many. Under load one task then embeds many memories in one model
+    run, and the tasks of the rows it took find them ready and return at once.
     """
     rows = list(
         Memory.objects.select_for_update()
@@ -57,6 +61,14 @@ def embed_queued_memories(*, ids: Iterable[int]) -> int:
         .only("id", "text", "namespace_id")
         .order_by("id")
     )
+    if fill_to > len(rows):
+        rows += list(
+            Memory.objects.select_for_update(skip_locked=True)
+            .filter(status=Memory.Status.QUEUED)
+            .exclude(id__in=[row.id for row in rows])
+            .only("id", "text", "namespace_id")
+            .order_by("updated_at", "id")[: fill_to - len(rows)]
+        )
     if not rows:
         return 0
     results = embed_with_windows([row.text for row in rows])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from memories import services
@@ -24,7 +25,7 @@ logger = logging.getLogger(__name__)
 def embed_memories(self, ids: list[int]) -> int:
     """Embed the queued memories ``ids`` in one batch; rows that are gone or ready are skipped."""
     try:
-        return services.embed_queued_memories(ids=ids)
+        return services.embed_queued_memories(ids=ids, fill_to=settings.MNEMO_EMBED_COLLECT)
     except (EmbedderUnavailable, OperationalError) as exc:
         if self.request.retries >= self.max_retries:
             logger.error("embedding %s failed for good: %s", ids, exc)

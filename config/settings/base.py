@@ -173,6 +173,9 @@ CELERY_TIMEZONE = "UTC"
 MNEMO_EMBEDDER = env("MNEMO_EMBEDDER", default="minilm-int8")
 MNEMO_EMBEDDER_THREADS = env.int("MNEMO_EMBEDDER_THREADS", default=0)
 MNEMO_EMBED_BATCH_SIZE = env.int("MNEMO_EMBED_BATCH_SIZE", default=32)
+# A worker's embedding task also takes other queued memories, up to this many in one model run
+# (0: only its own). Batching is what lets ingestion approach the embedder's batched speed.
+MNEMO_EMBED_COLLECT = env.int("MNEMO_EMBED_COLLECT", default=64)
 MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
 
 LOGGING = {

@@ -84,6 +84,7 @@ def test_enqueue_after_commit_runs_in_process_without_a_broker(django_capture_on
     assert row.status == Memory.Status.READY
 
 
+@override_settings(MNEMO_EMBED_COLLECT=0)  # here the task embeds only what it was sent
 def test_the_sweeper_resends_only_rows_queued_too_long():
     old = MemoryFactory()
     fresh = MemoryFactory()
@@ -93,3 +94,17 @@ def test_the_sweeper_resends_only_rows_queued_too_long():
     fresh.refresh_from_db()
     assert old.status == Memory.Status.READY  # eager here: resent means embedded
     assert fresh.status == Memory.Status.QUEUED
+
+
+def test_a_task_collects_other_queued_memories_into_its_batch():
+    ns = NamespaceFactory()
+    mine, *others = MemoryFactory.create_batch(5, namespace=ns)
+    with override_settings(MNEMO_EMBED_COLLECT=3):
+        assert embed_memories.apply(args=[[mine.id]]).get() == 3
+    statuses = dict(Memory.objects.values_list("id", "status"))
+    assert statuses[mine.id] == "ready"
+    assert sorted(statuses.values()).count("ready") == 3  # its own and the two oldest others
+    # The tasks of the rows it took find them ready: nothing more to do.
+    taken = [m.id for m in others if statuses[m.id] == "ready"]
+    with override_settings(MNEMO_EMBED_COLLECT=0):
+        assert embed_memories.apply(args=[taken]).get() == 0

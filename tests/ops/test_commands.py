@@ -297,6 +297,7 @@ def test_memory_stats_table_and_json(ns):
     assert data["rules"] == [{"tool_name": "send_email", "critical": 1, "high": 0, "normal": 0}]
 
 
+@override_settings(MNEMO_EMBED_COLLECT=0)  # the task embeds only what it was sent
 def test_requeue_stale_memories(ns):
     stale = Memory.objects.create(namespace=ns, text="Waiting since long")
     Memory.objects.filter(pk=stale.pk).update(updated_at=timezone.now() - timedelta(hours=1))
