@@ -165,11 +165,13 @@ def search_memories(
     limit: int = 5,
     filters: SearchFilters | None = None,
     mode: SearchMode = "hybrid",
+    query_vector: list[float] | None = None,
 ) -> list[SearchHit]:
     """The ``limit`` most relevant live memories in the namespaces, best first.
 
     ``score`` is the fused reciprocal-rank score scaled to [0, 1]: 1.0 is first in every arm
-    that ran. Expired, forgotten and not-yet-embedded memories never appear.
+    that ran. Expired, forgotten and not-yet-embedded memories never appear. ``query_vector``
+    skips embedding the query (a caller that has it already).
     """
     if not namespace_ids or limit <= 0:
         return []
@@ -182,7 +184,7 @@ def search_memories(
     where = _filter_sql(namespace_ids, filters, params)
     arms: list[str] = []
     if mode in ("hybrid", "vector"):
-        params["q"] = _vector_literal(embed_texts([query])[0])
+        params["q"] = _vector_literal(query_vector if query_vector is not None else embed_texts([query])[0])
         arms.append(_VECTOR_ARM.format(where=where))
     if mode in ("hybrid", "keyword"):
         arms.append(_KEYWORD_ARM.format(where=where))

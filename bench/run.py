@@ -1,0 +1,769 @@
+"""Mnemo's benchmark harness. `make bench` runs it; results go to bench/results/*.json and the
+table in docs/benchmarks.md (bench/report.py writes it).
+
+Everything runs on this machine against real parts: the embedded PostgreSQL with pgvector (in
+its own data folder), gunicorn serving the app, a Celery worker on a private redis-server, the
+real embedder. Each measurement is repeated and reported as a median; ratios are against the raw
+batched embedder, the ceiling of ingestion.
+
+    .venv/bin/python bench/run.py                # everything at the default scale
+    .venv/bin/python bench/run.py --quick        # a small smoke run (what the test suite runs)
+    .venv/bin/python bench/run.py --only embedder,search
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+PY = sys.executable
+
+SUBJECTS = [
+    "The user",
+    "My manager",
+    "Sarah from finance",
+    "Our CTO",
+    "The dentist",
+    "My sister",
+    "The landlord",
+    "Kenji at Globex",
+    "The accountant",
+    "Our biggest client",
+    "The travel agent",
+    "My neighbour",
+]
+VERBS = [
+    "prefers",
+    "asked about",
+    "is allergic to",
+    "scheduled",
+    "cancelled",
+    "recommended",
+    "is working on",
+    "wants a reminder about",
+    "paid for",
+    "complained about",
+    "booked",
+    "is waiting for",
+]
+OBJECTS = [
+    "afternoon meetings",
+    "the Q4 budget review",
+    "peanuts",
+    "a flight to Lisbon on June 22",
+    "the quarterly report",
+    "a table at Nostrana",
+    "the renewal contract",
+    "invoice 4471",
+    "a golden retriever puppy",
+    "the dark mode setting",
+    "the Slack integration",
+    "ticket PLAT-4471",
+    "oat milk lattes",
+    "the conference in Ljubljana",
+    "a standing desk",
+    "the team offsite",
+]
+
+
+def corpus(n: int, seed: int = 1) -> list[str]:
+    rng = random.Random(seed)
+    return [f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} (note {i})." for i in range(n)]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def latency_summary(ms: list[float]) -> dict[str, float]:
+    return {
+        "n": len(ms),
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p95_ms": round(percentile(ms, 95), 2),
+        "p99_ms": round(percentile(ms, 99), 2),
+        "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on {port} after {timeout}s")
+
+
+class Env:
+    """The bench's own Mnemo: data folder, settings, Django set up in this process too."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.local",
+            "DJANGO_DEBUG": "false",
+            "MNEMO_DATA_DIR": str(data_dir),
+            "MNEMO_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+        }
+        self.env.pop("DATABASE_URL", None) if not os.environ.get("BENCH_DATABASE_URL") else self.env.update(
+            {"DATABASE_URL": os.environ["BENCH_DATABASE_URL"]}
+        )
+        os.environ.update({k: v for k, v in self.env.items() if k.startswith(("DJANGO_", "MNEMO_"))})
+        if "DATABASE_URL" not in self.env:
+            os.environ.pop("DATABASE_URL", None)
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        self.processes: list[subprocess.Popen] = []
+        self.peak_rss = {"web": 0, "worker": 0}
+        self._sampling = True
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self) -> None:
+        """Peak RSS of one web process and one worker process (the largest seen), all run long."""
+        while self._sampling:
+            _rss(self, self.peak_rss)
+            time.sleep(0.25)
+
+    def spawn(self, args: list[str], extra: dict[str, str] | None = None, log: str = "proc") -> subprocess.Popen:
+        out = open(self.data_dir / f"{log}.log", "w")  # noqa: SIM115 (kept open for the process's life)
+        process = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env={**self.env, **(extra or {})},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.processes.append(process)
+        return process
+
+    def stop_all(self) -> None:
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        self.processes.clear()
+
+    def token(self, username: str) -> str:
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        user, _ = get_user_model().objects.get_or_create(username=username)
+        return Token.objects.get_or_create(user=user)[0].key
+
+    def gunicorn(self, *, workers: int, threads: int, extra: dict[str, str] | None = None) -> int:
+        port = free_port()
+        self.spawn(
+            [
+                str(Path(PY).parent / "gunicorn"),
+                "config.wsgi",
+                "-b",
+                f"127.0.0.1:{port}",
+                "-w",
+                str(workers),
+                "--threads",
+                str(threads),
+                "--preload",
+                "--timeout",
+                "120",
+            ],
+            extra,
+            log=f"gunicorn-{port}",
+        )
+        wait_port(port)
+        return port
+
+
+class Client:
+    """One keep-alive HTTP connection (one per thread)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+        payload = json.dumps(body) if body is not None else None
+        headers = {"Authorization": f"Token {self.token}", "Content-Type": "application/json"}
+        started = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+            response = self.conn.getresponse()
+            data = response.read()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            return 599, None, (time.perf_counter() - started) * 1000
+        return response.status, data, (time.perf_counter() - started) * 1000
+
+
+def per_thread_clients(port: int, token: str) -> Callable[[], Client]:
+    local = threading.local()
+
+    def get() -> Client:
+        if not hasattr(local, "client"):
+            local.client = Client(port, token)
+        return local.client
+
+    return get
+
+
+# --- 1. the raw embedder -------------------------------------------------------------------------------
+
+
+def bench_embedder(scale: dict[str, int], repeats: int) -> dict[str, Any]:
+    from memories.embedding import MiniLMInt8Embedder
+
+    embedder = MiniLMInt8Embedder(batch_size=64)
+    texts = corpus(scale["embed_texts"])
+    embedder.embed(texts[:8])  # load and warm up
+    single, batched = [], []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for text in texts[: scale["embed_texts"] // 4]:
+            embedder.embed([text])
+        single.append((scale["embed_texts"] // 4) / (time.perf_counter() - started))
+        started = time.perf_counter()
+        for i in range(0, len(texts), 64):
+            embedder.embed(texts[i : i + 64])
+        batched.append(len(texts) / (time.perf_counter() - started))
+    return {
+        "texts": len(texts),
+        "batch1_texts_per_s": round(statistics.median(single), 1),
+        "batch64_texts_per_s": round(statistics.median(batched), 1),
+        "runs_batch64": [round(x, 1) for x in batched],
+    }
+
+
+# --- 2. async ingestion over HTTP with a real worker ---------------------------------------------
+
+
+def bench_ingestion(env: Env, scale: dict[str, int], repeats: int, ceiling: float) -> dict[str, Any]:
+    from memories.models import Memory
+
+    redis_port = free_port()
+    env.spawn(
+        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        log="redis",
+    )
+    wait_port(redis_port)
+    broker = {
+        "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_port}/0",
+        "CELERY_QUEUE": "bench",
+        "MNEMO_EMBED_COLLECT": "64",
+        "MNEMO_EMBEDDER_THREADS": "1",
+    }
+    port = env.gunicorn(workers=2, threads=4, extra=broker)
+    env.spawn(
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            "bench",
+            "-c",
+            "2",
+            "--prefetch-multiplier",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "-l",
+            "WARNING",
+        ],
+        broker,
+        log="worker",
+    )
+    time.sleep(6)  # the worker loads the model
+    token = env.token("bench-ingest")
+    client = per_thread_clients(port, token)
+    runs = []
+    for run in range(repeats):
+        texts = corpus(scale["ingest"], seed=100 + run)
+        ns = f"agent:ingest-{run}-{time.time_ns()}"
+        start_ids = Memory.objects.order_by("-id").values_list("id", flat=True).first() or 0
+        errors = 0
+        started = time.perf_counter()
+
+        def post(text: str) -> int:
+            status, _, _ = client().call("POST", "/api/v1/memories", {"content": text})
+            return status
+
+        with ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(post, texts))
+        errors = sum(1 for s in statuses if s != 202)
+        posted = time.perf_counter()
+        while Memory.objects.filter(id__gt=start_ids, status="queued").exists():
+            time.sleep(0.05)
+        finished = time.perf_counter()
+        ready = Memory.objects.filter(id__gt=start_ids, status="ready").count()
+        runs.append(
+            {
+                "memories": ready,
+                "errors": errors,
+                "post_s": round(posted - started, 2),
+                "total_s": round(finished - started, 2),
+                "memories_per_s": round(ready / (finished - started), 1),
+                "namespace": ns,
+            }
+        )
+    env.stop_all()
+    rate = statistics.median(r["memories_per_s"] for r in runs)
+    return {
+        "memories": scale["ingest"],
+        "memories_per_s": rate,
+        "ratio_to_batched_embedder": round(rate / ceiling, 3),
+        "runs": runs,
+    }
+
+
+def _rss(env: Env, peaks: dict[str, int]) -> dict[str, int]:
+    import psutil
+
+    for process in env.processes:
+        try:
+            parent = psutil.Process(process.pid)
+            name = " ".join(parent.cmdline())
+            kind = "worker" if "celery" in name else "web" if "gunicorn" in name else None
+            if kind is None:
+                continue
+            for child in [parent, *parent.children(recursive=True)]:
+                peaks[kind] = max(peaks[kind], child.memory_info().rss)  # one process, not the sum
+        except psutil.Error:
+            continue
+    return peaks
+
+
+# --- 3. bulk import ----------------------------------------------------------------------------------
+
+
+def bench_import(env: Env, scale: dict[str, int], repeats: int, ceiling: float) -> dict[str, Any]:
+    from memories import ops
+    from memories.models import Memory, Namespace
+
+    runs = []
+    for run in range(repeats):
+        key = f"agent:import-{run}-{time.time_ns()}"
+        lines = [
+            (i + 1, json.dumps({"namespace": key, "text": t}))
+            for i, t in enumerate(corpus(scale["import"], seed=200 + run))
+        ]
+        report = ops.ImportReport()
+        started = time.perf_counter()
+        ops.import_lines(
+            lines, namespace=None, dedup_policy="insert", embedder=ops.embedder_for(None), batch_size=64, report=report
+        )
+        elapsed = time.perf_counter() - started
+        runs.append(
+            {
+                "memories": report.imported,
+                "seconds": round(elapsed, 2),
+                "memories_per_s": round(report.imported / elapsed, 1),
+            }
+        )
+        if run < repeats - 1:  # keep the last one: remember and search use it
+            Memory.objects.filter(namespace__key=key).delete()
+            Namespace.objects.filter(key=key).delete()
+    rate = statistics.median(r["memories_per_s"] for r in runs)
+    return {
+        "memories": scale["import"],
+        "memories_per_s": rate,
+        "ratio_to_batched_embedder": round(rate / ceiling, 3),
+        "runs": runs,
+        "namespace": key,
+    }
+
+
+# --- 4 and 5. remember and search over HTTP ---------------------------------------------------------
+
+
+def _grant(env: Env, username: str, key: str) -> None:
+    from django.contrib.auth import get_user_model
+    from guardian.shortcuts import assign_perm
+
+    from memories.models import Namespace
+
+    user = get_user_model().objects.get(username=username)
+    ns = Namespace.objects.get(key=key)
+    assign_perm("view_namespace", user, ns)
+    assign_perm("write_namespace", user, ns)
+
+
+def _timed_calls(port: int, token: str, calls: list[tuple[str, str, Any]], concurrency: int) -> dict[str, Any]:
+    client = per_thread_clients(port, token)
+    for method, path, body in calls[:5]:  # warm every connection path once
+        client().call(method, path, body)
+
+    def one(call: tuple[str, str, Any]) -> tuple[int, float]:
+        status, _, ms = client().call(*call)
+        return status, ms
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        results = list(pool.map(one, calls))
+    elapsed = time.perf_counter() - started
+    summary = latency_summary([ms for _, ms in results])
+    summary["errors"] = sum(1 for status, _ in results if status >= 400)
+    summary["requests_per_s"] = round(len(calls) / elapsed, 1)
+    return summary
+
+
+def bench_remember(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
+    port = env.gunicorn(workers=2, threads=1)
+    token = env.token("bench-remember")
+    _grant(env, "bench-remember", key)
+    rng = random.Random(5)
+    calls = [
+        (
+            "POST",
+            "/api/v1/memories/remember",
+            {
+                "text": f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} ({i})",
+                "namespace": key,
+                "dedup_policy": "ask",
+            },
+        )
+        for i in range(scale["remember"])
+    ]
+    result = {"namespace_size": _count(key), "concurrency_1": _timed_calls(port, token, calls, 1)}
+    env.stop_all()
+    return result
+
+
+def _count(key: str) -> int:
+    from memories.models import Memory
+
+    return Memory.objects.filter(namespace__key=key).count()
+
+
+def synthetic_namespace(key: str, size: int, seed_key: str) -> None:
+    """``size`` memories made by inserting vectors directly: real vectors of ``seed_key`` with a
+    little noise (so neighbours look like real ones), texts from the same corpus."""
+    import numpy as np
+    from django.db import connection
+
+    from memories.models import Memory, Namespace
+
+    ns, created = Namespace.objects.get_or_create(key=key, defaults={"kind": "agent"})
+    have = Memory.objects.filter(namespace=ns).count()
+    if have >= size:
+        return
+    base = np.array(
+        [list(v) for v in Memory.objects.filter(namespace__key=seed_key).values_list("embedding", flat=True)[:5000]],
+        dtype=np.float32,
+    )
+    rng = np.random.default_rng(3)
+    texts = corpus(size, seed=300)
+    batch = 5000
+    with connection.cursor() as cursor:
+        for start in range(have, size, batch):
+            n = min(batch, size - start)
+            vectors = base[rng.integers(0, len(base), n)] + rng.normal(0, 0.04, (n, base.shape[1])).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            rows = [(ns.id, texts[start + i], "[" + ",".join(f"{x:.5f}" for x in vectors[i]) + "]") for i in range(n)]
+            cursor.executemany(
+                """INSERT INTO memories_memory (namespace_id, text, embedding, embedding_model, status, event_id, error,
+                       created_at, updated_at, tags, source_provider, importance, capture_mode, session_id,
+                       last_confirmed_at, metadata)
+                   VALUES (%s, %s, %s::vector, 'synthetic', 'ready', gen_random_uuid(), '', now(), now(), '{}', '',
+                       0.5, '', '', now(), '{}')""",
+                rows,
+            )
+        cursor.execute("ANALYZE memories_memory")
+
+
+def hnsw_recall(key: str, queries: int = 50, k: int = 10) -> dict[str, Any]:
+    """recall@k of the HNSW index against exact search, per ef_search, and the SQL time alone."""
+    from django.db import connection, transaction
+
+    from memories.embedding import embed_texts
+    from memories.models import Namespace
+    from memories.selectors import _vector_literal
+
+    ns = Namespace.objects.get(key=key)
+    qs = [_vector_literal(v) for v in embed_texts(corpus(queries, seed=999))]
+    exact_sql = (
+        "SELECT id FROM memories_memory WHERE namespace_id = %s AND status = 'ready' "
+        "ORDER BY (embedding <=> %s::vector) + 0 LIMIT %s"
+    )
+    ann_sql = (
+        "SELECT id FROM memories_memory WHERE namespace_id = %s AND status = 'ready' "
+        "ORDER BY embedding <=> %s::vector LIMIT %s"
+    )
+    truth = []
+    with connection.cursor() as cursor:
+        for q in qs:
+            cursor.execute(exact_sql, [ns.id, q, k])
+            truth.append({row[0] for row in cursor.fetchall()})
+    result = {}
+    for ef in (40, 100, 200):
+        found, ms = [], []
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT set_config('hnsw.ef_search', %s, true), "
+                "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                [str(ef)],
+            )
+            for q, expected in zip(qs, truth, strict=True):
+                started = time.perf_counter()
+                cursor.execute(ann_sql, [ns.id, q, k])
+                rows = {row[0] for row in cursor.fetchall()}
+                ms.append((time.perf_counter() - started) * 1000)
+                found.append(len(rows & expected) / k)
+        result[f"ef_search_{ef}"] = {
+            "recall_at_10": round(statistics.fmean(found), 4),
+            "sql_p50_ms": round(percentile(ms, 50), 2),
+        }
+    return result
+
+
+def search_sql_alone(key: str, queries: int = 100) -> dict[str, float]:
+    """The hybrid search statement alone: the query vectors are computed beforehand."""
+    from memories.embedding import embed_texts
+    from memories.models import Namespace
+    from memories.selectors import search_memories
+
+    ns = Namespace.objects.get(key=key)
+    texts = corpus(queries, seed=77)
+    ms = []
+    for text, vector in zip(texts, embed_texts(texts), strict=True):
+        started = time.perf_counter()
+        search_memories(namespace_ids=[ns.id], query=text, limit=5, query_vector=vector)
+        ms.append((time.perf_counter() - started) * 1000)
+    return latency_summary(ms)
+
+
+def bench_search(env: Env, scale: dict[str, int], key_10k: str) -> dict[str, Any]:
+    key_100k = "agent:bench-100k"
+    synthetic_namespace(key_100k, scale["search_large"], key_10k)
+    port = env.gunicorn(workers=2, threads=4)
+    token = env.token("bench-search")
+    _grant(env, "bench-search", key_10k)
+    _grant(env, "bench-search", key_100k)
+    result = {}
+    for label, key in (("10k", key_10k), ("100k", key_100k)):
+        rng = random.Random(11)
+        calls = [
+            (
+                "POST",
+                "/api/v1/memories/search",
+                {"query": f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}", "namespace": key, "limit": 5},
+            )
+            for _ in range(scale["search_requests"])
+        ]
+        result[label] = {
+            "namespace_size": _count(key),
+            "concurrency_1": _timed_calls(port, token, calls, 1),
+            "concurrency_8": _timed_calls(port, token, calls, 8),
+            "sql_alone": search_sql_alone(key),
+            "hnsw": hnsw_recall(key),
+        }
+    env.stop_all()
+    return result
+
+
+# --- 6. load: mixed workload at rising concurrency ------------------------------------------------
+
+
+def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
+    port = env.gunicorn(workers=2, threads=4)
+    token = env.token("bench-load")
+    _grant(env, "bench-load", key)
+    client = per_thread_clients(port, token)
+    steps = []
+    for concurrency in scale["load_steps"]:
+        step_result: dict[str, Any] = {"latencies": [], "errors": 0}
+        lock = threading.Lock()
+
+        def user(
+            seed: int,
+            stop: float = time.monotonic() + scale["load_seconds"],
+            out: dict[str, Any] = step_result,
+            lock: threading.Lock = lock,
+        ) -> None:
+            rng = random.Random(seed)
+            while time.monotonic() < stop:
+                roll = rng.random()
+                if roll < 0.7:
+                    call = (
+                        "POST",
+                        "/api/v1/memories/search",
+                        {"query": f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}", "namespace": key},
+                    )
+                elif roll < 0.9:
+                    call = (
+                        "POST",
+                        "/api/v1/memories/remember",
+                        {
+                            "text": f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
+                            f"{rng.random():.6f}",
+                            "namespace": key,
+                            "dedup_policy": "insert",
+                        },
+                    )
+                else:
+                    call = ("POST", "/api/v1/assistant/session", {"message": rng.choice(OBJECTS)})
+                status, _, ms = client().call(*call)
+                with lock:
+                    out["latencies"].append(ms)
+                    out["errors"] += status >= 400
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(concurrency) as pool:
+            list(pool.map(user, range(concurrency)))
+        elapsed = time.perf_counter() - started
+        latencies = step_result["latencies"]
+        step = {
+            "concurrency": concurrency,
+            **latency_summary(latencies),
+            "errors": step_result["errors"],
+            "requests_per_s": round(len(latencies) / elapsed, 1),
+        }
+        steps.append(step)
+    env.stop_all()
+    ok = [s for s in steps if s["p95_ms"] < 100 and s["errors"] == 0]
+    return {
+        "steps": steps,
+        "mix": "70% search, 20% remember, 10% session",
+        "best_rps_with_p95_under_100ms": max((s["requests_per_s"] for s in ok), default=None),
+    }
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+
+SCALES = {
+    "full": {
+        "embed_texts": 512,
+        "ingest": 1000,
+        "import": 10_000,
+        "remember": 300,
+        "search_large": 100_000,
+        "search_requests": 300,
+        "load_steps": [1, 2, 4, 8, 16],
+        "load_seconds": 15,
+    },
+    "quick": {
+        "embed_texts": 64,
+        "ingest": 40,
+        "import": 200,
+        "remember": 20,
+        "search_large": 1000,
+        "search_requests": 20,
+        "load_steps": [1, 2],
+        "load_seconds": 2,
+    },
+}
+
+
+def machine() -> dict[str, Any]:
+    import psutil
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": commit.strip(),
+        "cpus": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default="embedder,ingest,import,remember,search,load")
+    parser.add_argument("--data-dir", help="where the bench's database lives (default: a temporary folder)")
+    parser.add_argument("--output", help="results file (default bench/results/<date>.json)")
+    args = parser.parse_args(argv)
+    scale = SCALES["quick" if args.quick else "full"]
+    repeats = 1 if args.quick else args.repeats
+    only = set(args.only.split(","))
+    if "ingest" in only and not shutil.which("redis-server"):
+        raise SystemExit("redis-server is needed for the ingestion benchmark (make system-deps)")
+    data_dir = Path(args.data_dir) if args.data_dir else Path(tempfile.mkdtemp(prefix="mnemo-bench-"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    env = Env(data_dir)
+    results: dict[str, Any] = {"machine": machine(), "scale": "quick" if args.quick else "full", "repeats": repeats}
+    try:
+        embedder = bench_embedder(scale, repeats)
+        results["embedder"] = embedder
+        ceiling = embedder["batch64_texts_per_s"]
+        print(json.dumps({"embedder": embedder}), flush=True)
+        if "ingest" in only:
+            results["ingest"] = bench_ingestion(env, scale, repeats, ceiling)
+            print(json.dumps({"ingest": results["ingest"]}), flush=True)
+        key = None
+        if only & {"import", "remember", "search", "load"}:
+            results["import"] = bench_import(env, scale, repeats, ceiling)
+            key = results["import"]["namespace"]
+            print(json.dumps({"import": results["import"]}), flush=True)
+        if "remember" in only:
+            results["remember"] = bench_remember(env, scale, key)
+            print(json.dumps({"remember": results["remember"]}), flush=True)
+        if "search" in only:
+            results["search"] = bench_search(env, scale, key)
+            print(json.dumps({"search": results["search"]}), flush=True)
+        if "load" in only:
+            results["load"] = bench_load(env, scale, key)
+            print(json.dumps({"load": results["load"]}), flush=True)
+    finally:
+        env.stop_all()
+        env._sampling = False
+    results["peak_rss_mb"] = {kind: round(value / 2**20, 1) for kind, value in env.peak_rss.items()}
+    output = Path(args.output) if args.output else RESULTS / f"{results['machine']['date'][:19].replace(':', '')}.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"results: {output}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
