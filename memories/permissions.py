@@ -41,15 +41,22 @@ def visible_memories(user: AbstractUser) -> QuerySet[Memory]:
     return Memory.objects.filter(namespace__in=visible_namespaces(user)).select_related("namespace")
 
 
-@transaction.atomic
 def ensure_user_namespace(user: AbstractUser) -> Namespace:
-    """``user:<username>`` exists, is owned by the user, and the user may view and write it."""
-    namespace, created = Namespace.objects.get_or_create(
-        key=own_namespace_key(user), defaults={"kind": Namespace.Kind.USER, "owner": user}
-    )
-    if created or not user.has_perm(WRITE, namespace):
-        assign_perm("view_namespace", user, namespace)
-        assign_perm("write_namespace", user, namespace)
+    """``user:<username>``, created (owned by the user, who may view and write it) if missing.
+
+    An existing namespace is returned as it is: permissions staff changed on it stay changed.
+    """
+    key = own_namespace_key(user)
+    namespace = Namespace.objects.filter(key=key).first()  # the common case: one query
+    if namespace is not None:
+        return namespace
+    with transaction.atomic():
+        namespace, created = Namespace.objects.get_or_create(
+            key=key, defaults={"kind": Namespace.Kind.USER, "owner": user}
+        )
+        if created:
+            assign_perm("view_namespace", user, namespace)
+            assign_perm("write_namespace", user, namespace)
     return namespace
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import QuerySet
 
 from memories.embedding import embed_texts
@@ -117,7 +117,7 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
 # window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
 # any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
-# ranked by coverage (the share of the query's words the memory contains), then ts_rank_cd.
+# the best 4k by ts_rank_cd, re-ranked by coverage (the share of the query's words a memory holds).
 # The arms are fused by reciprocal rank, the keyword arm weighted by coverage squared: a memory
 # holding the exact code or name asked for counts fully, one that shares a single incidental
 # word of a long question barely counts (measured: unweighted fusion lost 4 of 22 paraphrase
@@ -142,18 +142,24 @@ vec AS (
 vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
 """
 _KEYWORD_ARM = """
-ql AS (SELECT lexeme FROM unnest(to_tsvector('english', %(query)s))),
-tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n FROM ql),
+ql AS (SELECT to_tsquery('simple', quote_literal(lexeme)) AS q FROM unnest(to_tsvector('english', %(query)s))),
+tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n
+         FROM unnest(to_tsvector('english', %(query)s))),
+ranked AS (
+    SELECT m.id AS memory_id, m.search_vector, ts_rank_cd(m.search_vector, tq.t) AS s
+      FROM memories_memory m, tq
+     WHERE m.search_vector @@ tq.t AND {where}
+     ORDER BY s DESC, m.id
+     LIMIT %(cand)s * 4
+),
 fr AS (
     SELECT memory_id, coverage, ROW_NUMBER() OVER (ORDER BY coverage DESC, s DESC, memory_id) AS r FROM (
-        SELECT m.id AS memory_id, ts_rank_cd(m.search_vector, tq.t) AS s,
-               (SELECT count(*) FROM ql WHERE m.search_vector @@ to_tsquery('simple', quote_literal(ql.lexeme)))::float
-                 / GREATEST(tq.n, 1) AS coverage
-          FROM memories_memory m, tq
-         WHERE m.search_vector @@ tq.t AND {where}
-         ORDER BY coverage DESC, s DESC, m.id
-         LIMIT %(cand)s
-    ) matches
+        SELECT ranked.memory_id, ranked.s,
+               (SELECT count(*) FROM ql WHERE ranked.search_vector @@ ql.q)::float / GREATEST(tq.n, 1) AS coverage
+          FROM ranked, tq
+    ) scored
+    ORDER BY coverage DESC, s DESC, memory_id
+    LIMIT %(cand)s
 )
 """
 
@@ -207,9 +213,8 @@ def search_memories(
         "FROM top JOIN memories_memory m ON m.id = top.id ORDER BY top.rrf DESC, m.id"
     )
     best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
-    with transaction.atomic():
-        _tune_hnsw()
-        memories = list(Memory.objects.raw(sql, params))
+    # hnsw.iterative_scan and hnsw.ef_search are set on every connection (settings: DATABASES).
+    memories = list(Memory.objects.raw(sql, params))
     return [
         SearchHit(
             memory=m,
@@ -221,24 +226,12 @@ def search_memories(
     ]
 
 
-def _tune_hnsw() -> None:
-    """For this transaction: keep scanning past filtered-out rows (pgvector 0.8 iterative scans),
-    so a namespace that is a small slice of a large table still gets k rows; and the candidate
-    list size that trades recall for speed."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true)",
-            [str(settings.MNEMO_HNSW_EF_SEARCH)],
-        )
-
-
 def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
     """Nearest memories by meaning alone, with their cosine similarity (diagnostics, tests)."""
     params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}
     where = _filter_sql([namespace_id], SearchFilters(), params)
     sql = f"WITH {_VECTOR_ARM.format(where=where)} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
-    with transaction.atomic(), connection.cursor() as cursor:
-        _tune_hnsw()
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [VectorHit(memory_id=row[0], similarity=1.0 - float(row[1])) for row in rows]
@@ -273,8 +266,7 @@ def nearest_neighbours(*, memory: Memory, limit: int = 5) -> list[tuple[Memory, 
         "WHERE m.namespace_id = %(ns)s AND m.id <> %(id)s AND m.status = 'ready' AND m.forgotten_at IS NULL "
         "ORDER BY m.embedding <=> %(q)s::vector, m.id LIMIT %(k)s"
     )
-    with transaction.atomic(), connection.cursor() as cursor:
-        _tune_hnsw()
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     found = Memory.objects.in_bulk([row[0] for row in rows])
@@ -304,8 +296,7 @@ def duplicate_clusters(
          ORDER BY sim DESC
          LIMIT %(limit)s
     """
-    with transaction.atomic(), connection.cursor() as cursor:
-        _tune_hnsw()
+    with connection.cursor() as cursor:
         cursor.execute(sql, {"ns": namespace_ids, "t": threshold, "limit": limit * 5})
         pairs = cursor.fetchall()
     ids = {i for pair in pairs for i in pair[:2]}

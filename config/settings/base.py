@@ -88,6 +88,13 @@ else:
         }
     }
     MNEMO_EMBEDDED_DB = True
+# pgvector settings for every connection: keep scanning the HNSW index past rows a filter
+# drops (iterative scans, so a small namespace in a large table still gets its k rows), and the
+# size of the candidate list (recall against speed: docs/benchmarks.md).
+MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
+DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+    f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
+)
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
@@ -212,7 +219,6 @@ MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", def
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
-MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
 
 # Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
 # console backend logs and sends nothing); email through Django's EMAIL_BACKEND.
