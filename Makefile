@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test install system-deps services lint typecheck clean-data help
+.PHONY: run test install system-deps services lint typecheck clean-data help bench
 
 help:
 	@echo "make run    - install, start the embedded database, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -38,6 +38,12 @@ run: install
 
 test: install system-deps services
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Benchmarks (not part of the tests): BENCH_ARGS=--quick for a small run.
+BENCH_ARGS ?=
+bench: install system-deps
+	$(PY) bench/run.py $(BENCH_ARGS)
+	$(PY) bench/report.py
 
 lint: install
 	$(VENV)/bin/ruff check .

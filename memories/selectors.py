@@ -117,7 +117,9 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
 # window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
 # any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
-# the best 4k by ts_rank_cd, re-ranked by coverage (the share of the query's words a memory holds).
+# at most MNEMO_KEYWORD_SCAN_LIMIT matches per word (a rare word's matches all come; a word in
+# thousands of memories says little, and ranking all of them is what makes full text slow), the
+# best 4k by ts_rank_cd, re-ranked by coverage (the share of the query's words a memory holds).
 # The arms are fused by reciprocal rank, the keyword arm weighted by coverage squared: a memory
 # holding the exact code or name asked for counts fully, one that shares a single incidental
 # word of a long question barely counts (measured: unweighted fusion lost 4 of 22 paraphrase
@@ -145,11 +147,18 @@ _KEYWORD_ARM = """
 ql AS (SELECT to_tsquery('simple', quote_literal(lexeme)) AS q FROM unnest(to_tsvector('english', %(query)s))),
 tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n
          FROM unnest(to_tsvector('english', %(query)s))),
+matched AS (
+    SELECT DISTINCT ON (hit.id) hit.id, hit.search_vector
+      FROM ql, LATERAL (
+           SELECT m.id, m.search_vector FROM memories_memory m
+            WHERE m.search_vector @@ ql.q AND {where}
+            LIMIT %(scan)s
+      ) hit
+),
 ranked AS (
-    SELECT m.id AS memory_id, m.search_vector, ts_rank_cd(m.search_vector, tq.t) AS s
-      FROM memories_memory m, tq
-     WHERE m.search_vector @@ tq.t AND {where}
-     ORDER BY s DESC, m.id
+    SELECT matched.id AS memory_id, matched.search_vector, ts_rank_cd(matched.search_vector, tq.t) AS s
+      FROM matched, tq
+     ORDER BY s DESC, matched.id
      LIMIT %(cand)s * 4
 ),
 fr AS (
@@ -186,6 +195,7 @@ def search_memories(
         "query": query,
         "k": limit,
         "cand": max(limit, settings.MNEMO_SEARCH_CANDIDATES),
+        "scan": settings.MNEMO_KEYWORD_SCAN_LIMIT,
     }
     where = _filter_sql(namespace_ids, filters, params)
     arms: list[str] = []

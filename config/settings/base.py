@@ -219,6 +219,10 @@ MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", def
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
+# The keyword side takes at most this many full-text matches per query word: a word found in
+# thousands of memories says little, and ranking all of them is what makes full text slow. Rare
+# words (codes, names), the keyword side's real job, match fewer and all come.
+MNEMO_KEYWORD_SCAN_LIMIT = env.int("MNEMO_KEYWORD_SCAN_LIMIT", default=100)
 
 # Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
 # console backend logs and sends nothing); email through Django's EMAIL_BACKEND.

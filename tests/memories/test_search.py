@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 
 from memories import services
@@ -209,3 +210,16 @@ def test_the_end_of_a_long_memory_is_found_by_hybrid_search(token_client, user, 
     long_memory = add(user, ns, (filler[: 16000 - len(ending)] + ending))
     add(user, ns, "I visited Zagreb and Vienna last spring.")
     assert search(token_client, query="Ljubljana")[0]["id"] == long_memory.id
+
+
+@override_settings(MNEMO_KEYWORD_SCAN_LIMIT=20)
+def test_a_rare_word_is_found_even_when_a_common_word_matches_more_than_the_scan_limit(user, ns):
+    rows = Memory.objects.bulk_create(
+        Memory(namespace=ns, text=f"User has a meeting about topic number {i}") for i in range(60)
+    )
+    from memories.services import embed_queued_memories
+
+    embed_queued_memories(ids=[r.id for r in rows])
+    ticket = add(user, ns, "The meeting about ticket PLAT-4471 moved to Thursday")
+    hits = search_memories(namespace_ids=[ns.id], query="meeting PLAT-4471", limit=3, mode="keyword")
+    assert hits[0].memory.id == ticket.id

@@ -1,0 +1,139 @@
+"""Write docs/benchmarks.md from a results file of bench/run.py (default: the newest)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = {
+    "search_p95_100k_c1_ms": 25,
+    "remember_p95_10k_ms": 40,
+    "ingest_ratio": 0.85,
+    "import_ratio": 0.85,
+    "hnsw_recall_100k": 0.95,
+    "web_rss_mb": 400,
+}
+
+
+def verdict(ok: bool | None) -> str:
+    return "—" if ok is None else ("holds" if ok else "**does not hold**")
+
+
+def render(results: dict[str, Any], source: str, notes: str = "") -> str:
+    m = results["machine"]
+    e = results.get("embedder", {})
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Measured by `make bench` (`bench/run.py`, scale `{results['scale']}`, medians of {results['repeats']} runs "
+        f"where a measurement repeats), results file `{source}`.",
+        "",
+        f"Machine: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, Python {m['python']}; "
+        f"date {m['date']}; commit `{m['commit']}`. The machine is shared and noisy: read medians and ratios, "
+        "not single numbers.",
+        "",
+        "## Results",
+        "",
+        "| measurement | result |",
+        "|---|---|",
+        f"| raw embedder, batch 1 | {e.get('batch1_texts_per_s')} texts/s |",
+        f"| raw embedder, batch 64 (the ceiling) | {e.get('batch64_texts_per_s')} texts/s |",
+    ]
+    checks: dict[str, bool | None] = dict.fromkeys(TARGETS)
+    if "ingest" in results:
+        i = results["ingest"]
+        lines.append(
+            f"| async ingestion over HTTP, {i['memories']} memories, gunicorn + Celery on Redis | "
+            f"{i['memories_per_s']} memories/s = {i['ratio_to_batched_embedder']:.0%} of the ceiling |"
+        )
+        checks["ingest_ratio"] = i["ratio_to_batched_embedder"] >= TARGETS["ingest_ratio"]
+    if "import" in results:
+        i = results["import"]
+        lines.append(
+            f"| bulk import, {i['memories']} memories | {i['memories_per_s']} memories/s = "
+            f"{i['ratio_to_batched_embedder']:.0%} of the ceiling |"
+        )
+        checks["import_ratio"] = i["ratio_to_batched_embedder"] >= TARGETS["import_ratio"]
+    if "remember" in results:
+        r = results["remember"]["concurrency_1"]
+        lines.append(
+            f"| remember over HTTP, {results['remember']['namespace_size']} memories in the namespace | "
+            f"p50 {r['p50_ms']} / p95 {r['p95_ms']} / p99 {r['p99_ms']} ms ({r['errors']} errors) |"
+        )
+        checks["remember_p95_10k_ms"] = r["p95_ms"] <= TARGETS["remember_p95_10k_ms"]
+    for label, s in results.get("search", {}).items():
+        for conc in ("concurrency_1", "concurrency_8"):
+            c = s[conc]
+            lines.append(
+                f"| search over HTTP, {s['namespace_size']} memories, {conc.replace('_', ' ')} | "
+                f"p50 {c['p50_ms']} / p95 {c['p95_ms']} / p99 {c['p99_ms']} ms, {c['requests_per_s']} req/s "
+                f"({c['errors']} errors) |"
+            )
+        sql = s["sql_alone"]
+        lines.append(
+            f"| search SQL alone (query vector given), {s['namespace_size']} memories | "
+            f"p50 {sql['p50_ms']} / p95 {sql['p95_ms']} ms |"
+        )
+        for ef, h in s["hnsw"].items():
+            lines.append(
+                f"| HNSW recall@10 vs exact, {s['namespace_size']} memories, {ef.replace('_', ' ')} | "
+                f"{h['recall_at_10']} (SQL p50 {h['sql_p50_ms']} ms) |"
+            )
+        if label == "100k":
+            checks["search_p95_100k_c1_ms"] = s["concurrency_1"]["p95_ms"] <= TARGETS["search_p95_100k_c1_ms"]
+            checks["hnsw_recall_100k"] = s["hnsw"]["ef_search_100"]["recall_at_10"] >= TARGETS["hnsw_recall_100k"]
+    if "load" in results:
+        lo = results["load"]
+        for step in lo["steps"]:
+            lines.append(
+                f"| load ({lo['mix']}), {step['concurrency']} clients | {step['requests_per_s']} req/s, "
+                f"p95 {step['p95_ms']} ms, {step['errors']} errors |"
+            )
+        lines.append(
+            f"| load: best throughput with p95 < 100 ms and no errors | {lo['best_rps_with_p95_under_100ms']} req/s |"
+        )
+    if "peak_rss_mb" in results:
+        rss = results["peak_rss_mb"]
+        lines.append(f"| peak RSS, one web process (embedder loaded) | {rss.get('web')} MB |")
+        lines.append(f"| peak RSS, one worker process | {rss.get('worker')} MB |")
+        checks["web_rss_mb"] = rss.get("web", 0) <= TARGETS["web_rss_mb"] if rss.get("web") else None
+    lines += [
+        "",
+        "## Targets",
+        "",
+        "| target | verdict |",
+        "|---|---|",
+        f"| search p95 ≤ 25 ms at 100k memories, concurrency 1, over HTTP with the query embedding | "
+        f"{verdict(checks['search_p95_100k_c1_ms'])} |",
+        f"| remember p95 ≤ 40 ms at 10k memories | {verdict(checks['remember_p95_10k_ms'])} |",
+        f"| async ingestion ≥ 85% of the batched embedder | {verdict(checks['ingest_ratio'])} |",
+        f"| bulk import ≥ 85% of the batched embedder | {verdict(checks['import_ratio'])} |",
+        f"| HNSW recall@10 ≥ 0.95 at 100k (ef_search 100, the default) | {verdict(checks['hnsw_recall_100k'])} |",
+        f"| web process RSS ≤ 400 MB with the embedder loaded | {verdict(checks['web_rss_mb'])} |",
+        "",
+    ]
+    if notes:
+        lines += ["## Notes", "", notes.strip(), ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    results_dir = ROOT / "bench" / "results"
+    source = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else max(results_dir.glob("*.json"), key=lambda p: p.stat().st_mtime)
+    )
+    results = json.loads(source.read_text())
+    notes_file = ROOT / "bench" / "NOTES.md"
+    notes = notes_file.read_text() if notes_file.exists() else ""
+    target = ROOT / "docs" / "benchmarks.md"
+    target.write_text(
+        render(results, str(source.relative_to(ROOT)) if source.is_relative_to(ROOT) else source.name, notes)
+    )
+    print(f"wrote {target}")
+
+
+if __name__ == "__main__":
+    main()
