@@ -1,0 +1,40 @@
+"""A small smoke run of the benchmark harness: it must run end to end and write sane results.
+
+No timing is asserted here (speed is measured by `make bench`, written down in docs/).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from tests.conftest import ROOT, require
+
+
+def test_the_benchmark_harness_runs_end_to_end(tmp_path):
+    require(shutil.which("redis-server") is not None, "redis-server is not installed (make system-deps)")
+    output = tmp_path / "results.json"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
+    result = subprocess.run(
+        [sys.executable, "bench/run.py", "--quick", "--data-dir", str(tmp_path / "data"), "--output", str(output)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    data = json.loads(output.read_text())
+    assert data["embedder"]["batch64_texts_per_s"] > 0 and data["embedder"]["batch1_texts_per_s"] > 0
+    assert data["ingest"]["runs"][0]["memories"] == 40 and data["ingest"]["runs"][0]["errors"] == 0
+    assert data["import"]["memories"] == 200 and data["import"]["runs"][0]["memories"] == 200
+    assert data["remember"]["concurrency_1"]["errors"] == 0
+    for size in ("10k", "100k"):
+        assert data["search"][size]["concurrency_1"]["errors"] == 0
+        assert 0 <= data["search"][size]["hnsw"]["ef_search_100"]["recall_at_10"] <= 1
+    assert all(step["errors"] == 0 for step in data["load"]["steps"])
+    assert data["peak_rss_mb"]["web"] > 0 and data["peak_rss_mb"]["worker"] > 0
+    from bench.report import render
+
+    assert "## Targets" in render(data, "results.json")
