@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,36 @@ class Outbound:
     message: ContactMessage | None
 
 
+def _deliver(
+    *,
+    actor: AbstractUser,
+    contact: Contact,
+    channel: str,
+    to: str,
+    subject: str,
+    body: str,
+    send: Callable[[ContactMessage], Any],
+) -> ContactMessage:
+    """Record an outbound message, hand it to its channel, and record how that went."""
+    message = ContactMessage.objects.create(
+        contact=contact,
+        direction=ContactMessage.Direction.OUT,
+        channel=channel,
+        subject=subject,
+        body=body,
+        to_address=to,
+        sent_by=actor,
+    )
+    try:
+        send(message)
+    except Exception as exc:  # the provider failed: the row says so, the caller is told
+        message.status, message.error = ContactMessage.Status.FAILED, str(exc)[:2000]
+    else:
+        message.status, message.sent_at = ContactMessage.Status.SENT, timezone.now()
+    message.save(update_fields=["status", "error", "sent_at"])
+    return message
+
+
 def send_sms(*, actor: AbstractUser, contact: Contact, body: str, confirmed: bool) -> Outbound:
     """Seed 000's send_sms: ``confirmed=false`` previews and sends nothing; ``true`` records an
     outbound message and hands it to the SMS backend."""
@@ -86,21 +117,15 @@ def send_sms(*, actor: AbstractUser, contact: Contact, body: str, confirmed: boo
         raise InvalidInput(f"{contact.label} has no phone number.")
     if not confirmed:
         return Outbound(contact, "sms", contact.phone, body, "", False, None)
-    message = ContactMessage.objects.create(
+    message = _deliver(
+        actor=actor,
         contact=contact,
-        direction=ContactMessage.Direction.OUT,
         channel=ContactMessage.Channel.SMS,
+        to=contact.phone,
+        subject="",
         body=body,
-        to_address=contact.phone,
-        sent_by=actor,
+        send=lambda m: get_sms_backend().send_messages([SmsMessage(to=contact.phone, body=body, message_id=str(m.id))]),
     )
-    try:
-        get_sms_backend().send_messages([SmsMessage(to=contact.phone, body=body, message_id=str(message.id))])
-    except Exception as exc:  # the provider failed: the row says so, the caller is told
-        message.status, message.error = ContactMessage.Status.FAILED, str(exc)[:2000]
-    else:
-        message.status, message.sent_at = ContactMessage.Status.SENT, timezone.now()
-    message.save(update_fields=["status", "error", "sent_at"])
     return Outbound(contact, "sms", contact.phone, body, "", True, message)
 
 
@@ -112,20 +137,13 @@ def send_email(*, actor: AbstractUser, contact: Contact, subject: str, body: str
         raise InvalidInput(f"{contact.label} has no email address.")
     if not confirmed:
         return Outbound(contact, "email", contact.email, body, subject, False, None)
-    message = ContactMessage.objects.create(
+    message = _deliver(
+        actor=actor,
         contact=contact,
-        direction=ContactMessage.Direction.OUT,
         channel=ContactMessage.Channel.EMAIL,
+        to=contact.email,
         subject=subject,
         body=body,
-        to_address=contact.email,
-        sent_by=actor,
+        send=lambda m: EmailMessage(subject=subject, body=body, to=[contact.email]).send(),
     )
-    try:
-        EmailMessage(subject=subject, body=body, to=[contact.email]).send()
-    except Exception as exc:
-        message.status, message.error = ContactMessage.Status.FAILED, str(exc)[:2000]
-    else:
-        message.status, message.sent_at = ContactMessage.Status.SENT, timezone.now()
-    message.save(update_fields=["status", "error", "sent_at"])
     return Outbound(contact, "email", contact.email, body, subject, True, message)

@@ -27,3 +27,10 @@ class InterruptedMiniLM(MiniLMInt8Embedder):
         if type(self).calls == 3:
             raise KeyboardInterrupt
         return super().embed_windows(texts)
+
+
+class UnreachableSmsBackend:
+    """An SMS provider that is down."""
+
+    def send_messages(self, messages):
+        raise ConnectionError("SMS provider unreachable")

@@ -159,3 +159,12 @@ def test_memory_tools_through_the_gateway(nobody):
     assert gone["summary"] == f"Tool forget forgot memory {stored['result']['memory_id']}."
     secret = invoke(client, "remember", text="key AKIAIOSFODNN7EXAMPLE")
     assert secret.status_code == 400 and secret.json()["error"]["code"] == "SECRET_REJECTED"
+
+
+def test_a_provider_failure_is_recorded_and_reported(viewer, jane, settings):
+    settings.MNEMO_SMS_BACKEND = "tests.support.UnreachableSmsBackend"
+    body = invoke(client_for(viewer), "send_sms", contact_id=str(jane.id), body="Hi", confirmed=True).json()
+    assert body["result"]["sent"] is False and body["result"]["status"] == "failed"
+    assert body["summary"].startswith("Tool send_sms could not send the SMS to Jane Doe")
+    message = ContactMessage.objects.get()
+    assert message.status == "failed" and "unreachable" in message.error
