@@ -118,6 +118,20 @@ class MemoryForm(forms.ModelForm):
         except MnemoError as exc:
             raise ValidationError(exc.message) from exc
 
+    def clean_expires_at(self):
+        # The same rule as update_memory's, here so that a refused edit is a form error, not a
+        # "changed successfully" over a change that did not happen.
+        value = self.cleaned_data["expires_at"]
+        if value is not None and "expires_at" in self.changed_data and value <= timezone.now():
+            raise ValidationError("This moment is in the past; a memory must expire in the future.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        if self.instance.pk and self.instance.forgotten_at is not None and self.changed_data:
+            raise ValidationError("This memory was forgotten; restore it from the tombstones before changing it.")
+        return data
+
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
@@ -452,15 +466,18 @@ class MemoryAdmin(admin.ModelAdmin):
             members = self._members(request, cluster)
             if len(members) < 2 or not all(self.has_change_permission(request, m) for m in members):
                 continue
-            keep, rest = members[0], members[1:]
-            for other in rest:
-                if action == "merge":
+            if action == "merge":
+                keep = members[0]  # the oldest
+                for other in members[1:]:
                     services.merge_memories(actor=request.user, keep=keep, drop=other)
-                else:
-                    a, b = sorted([keep.pk, other.pk])
-                    DuplicateDismissal.objects.get_or_create(
-                        memory_a_id=a, memory_b_id=b, defaults={"dismissed_by": request.user}
-                    )
+            else:
+                # Every pair of the group: otherwise two of its members would come back as a group.
+                for i, first in enumerate(members):
+                    for second in members[i + 1 :]:
+                        a, b = sorted([first.pk, second.pk])
+                        DuplicateDismissal.objects.get_or_create(
+                            memory_a_id=a, memory_b_id=b, defaults={"dismissed_by": request.user}
+                        )
             done += 1
         verb = "merged (each into its oldest memory)" if action == "merge" else "dismissed"
         self.message_user(request, f"{done} clusters {verb}.", messages.SUCCESS)

@@ -45,14 +45,14 @@ class ToolMemoryRuleAdmin(admin.ModelAdmin):
         if not self.has_view_permission(request):
             raise PermissionDenied
         form = PreviewForm(request.GET or None)
-        block = None
+        preview = None  # not "block": inside {% block %} Django's own `block` variable would hide it
         if form.is_valid():
-            block = rules_for_prompt(user=form.cleaned_data["user"])
+            preview = rules_for_prompt(user=form.cleaned_data["user"])
         context = {
             **self.admin_site.each_context(request),
             "title": "Prompt preview: pinned tool rules",
             "form": form,
-            "block": block,
+            "preview": preview,
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/toolrules/toolmemoryrule/preview.html", context)
