@@ -274,7 +274,7 @@ def nearest_neighbours(*, memory: Memory, limit: int = 5) -> list[tuple[Memory, 
     sql = (
         "SELECT m.id, 1 - (m.embedding <=> %(q)s::vector) FROM memories_memory m "
         "WHERE m.namespace_id = %(ns)s AND m.id <> %(id)s AND m.status = 'ready' AND m.forgotten_at IS NULL "
-        "ORDER BY m.embedding <=> %(q)s::vector, m.id LIMIT %(k)s"
+        "ORDER BY m.embedding <=> %(q)s::vector LIMIT %(k)s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

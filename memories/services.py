@@ -221,18 +221,22 @@ def _near(table: str, *, namespace_id: int, vector: list[float], threshold: floa
         if table == "memories_memory"
         else ""
     )
-    columns = "t.id, t.text, t.embedding <=> %(q)s::vector" + (
-        ", t.reason, t.kind, t.replaced_by_id, t.memory_id, t.created_at" if table == "memories_tombstone" else ""
-    )
+    extra = ", t.reason, t.kind, t.replaced_by_id, t.memory_id, t.created_at" if table == "memories_tombstone" else ""
+    columns = f"t.id, t.text, t.embedding <=> %(q)s::vector AS distance{extra}"
+    # The k nearest first (what the HNSW index is fast at), the threshold after: with the
+    # distance in the WHERE clause an iterative index scan would walk the whole index looking for
+    # near rows that usually do not exist.
     sql = f"""
-        SELECT {columns} FROM {table} t
-         WHERE t.namespace_id = %(ns)s AND t.embedding IS NOT NULL {live}
-           AND t.embedding <=> %(q)s::vector <= %(max_distance)s
-         ORDER BY t.embedding <=> %(q)s::vector, t.id
-         LIMIT %(k)s
+        SELECT * FROM (
+            SELECT {columns} FROM {table} t
+             WHERE t.namespace_id = %(ns)s AND t.embedding IS NOT NULL {live}
+             ORDER BY t.embedding <=> %(q)s::vector
+             LIMIT %(k)s
+        ) nearest
+        WHERE distance <= %(max_distance)s
+        ORDER BY distance
     """  # noqa: S608 (table and column names are ours, values are parameters)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
         cursor.execute(
             sql, {"q": _vector_literal(vector), "ns": namespace_id, "max_distance": 1 - threshold, "k": limit}
         )
