@@ -181,8 +181,20 @@ def _export_line(memory: Memory) -> str:
     )
 
 
+class NamespaceScopedAdmin(admin.ModelAdmin):
+    """Admin of objects that live in a namespace: seen by staff who may view that namespace."""
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        if not (request.user.is_active and request.user.is_staff):
+            return False
+        return _can(request, permissions.VIEW, obj.namespace if obj else None)
+
+
 @admin.register(Memory)
-class MemoryAdmin(admin.ModelAdmin):
+class MemoryAdmin(NamespaceScopedAdmin):
     form = MemoryForm
     list_display = [
         "id",
@@ -232,14 +244,6 @@ class MemoryAdmin(admin.ModelAdmin):
     change_list_template = "admin/memories/memory/change_list.html"
 
     # --- permissions: memories.permissions decides -------------------------------------------
-
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
-
-    def has_view_permission(self, request, obj=None):
-        if not (request.user.is_active and request.user.is_staff):
-            return False
-        return _can(request, permissions.VIEW, obj.namespace if obj else None)
 
     def has_change_permission(self, request, obj=None):
         if not (request.user.is_active and request.user.is_staff):
@@ -491,21 +495,13 @@ class MemoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tombstone)
-class TombstoneAdmin(admin.ModelAdmin):
+class TombstoneAdmin(NamespaceScopedAdmin):
     list_display = ["id", "short_text", "namespace", "kind", "reason", "replacement", "created_by", "created_at"]
     list_filter = ["kind"]
     search_fields = ["text", "reason"]
     readonly_fields = ["memory", "namespace", "text", "kind", "reason", "replaced_by", "created_by", "created_at"]
     fields = readonly_fields
     actions = ["restore"]
-
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
-
-    def has_view_permission(self, request, obj=None):
-        if not (request.user.is_active and request.user.is_staff):
-            return False
-        return _can(request, permissions.VIEW, obj.namespace if obj else None)
 
     def has_change_permission(self, request, obj=None):
         return False  # read-only; restore is the one thing done to a tombstone

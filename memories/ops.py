@@ -322,10 +322,14 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
     computed = windowed(texts) if windowed else [(v, []) for v in embedder.embed(texts)]
     vectors = {i: result for i, result in zip(need, computed, strict=True)}
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+    now = timezone.now()
+    kept: list[tuple[_Pending, dict[str, Any], Memory, list[list[float]]]] = []
     with transaction.atomic():
         for index, (item, fields) in enumerate(pending):
             vector, windows = vectors.get(index, (fields["embedding"], []))
             if dedup_policy != "insert":
+                # Checked against what is stored, this batch's earlier lines included: they are
+                # written one by one below when a policy needs them.
                 near = [
                     row
                     for row in services._near(
@@ -338,7 +342,7 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
                     continue
                 if near:
                     report.near_reported += 1
-            memory = Memory.objects.create(
+            memory = Memory(
                 namespace=item.namespace,
                 text=fields["text"],
                 tags=fields["tags"],
@@ -353,24 +357,38 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
                 embedding=vector,
                 embedding_model=embedder.name,
                 status=Memory.Status.READY,
-                embedded_at=timezone.now(),
+                embedded_at=now,
                 **({"event_id": fields["event_id"]} if fields["event_id"] else {}),
             )
-            if fields["created_at"]:
-                Memory.objects.filter(pk=memory.pk).update(created_at=fields["created_at"])
-            MemoryChunk.objects.bulk_create(
-                MemoryChunk(memory=memory, namespace=item.namespace, position=i, embedding=w)
-                for i, w in enumerate(windows)
-            )
-            MemoryEvent.objects.create(
+            if dedup_policy != "insert":
+                memory.save(force_insert=True)
+            kept.append((item, fields, memory, windows))
+        if dedup_policy == "insert":
+            Memory.objects.bulk_create([memory for _, _, memory, _ in kept])  # one statement a batch
+        # created_at is set on insert; an exported one is put back afterwards.
+        dated = [(memory, fields["created_at"]) for _, fields, memory, _ in kept if fields["created_at"]]
+        for memory, created_at in dated:
+            memory.created_at = created_at
+        if dated:
+            Memory.objects.bulk_update([memory for memory, _ in dated], ["created_at"])
+        MemoryChunk.objects.bulk_create(
+            MemoryChunk(memory=memory, namespace=item.namespace, position=i, embedding=w)
+            for item, _, memory, windows in kept
+            for i, w in enumerate(windows)
+        )
+        MemoryEvent.objects.bulk_create(
+            MemoryEvent(
                 memory=memory,
                 event_type=MemoryEvent.Type.ADD,
                 new_text=memory.text,
                 data={"via": "import", "line": item.line},
             )
-            if isinstance(item.record.get("id"), int):
-                old_to_new[item.record["id"]] = memory.pk
-            report.imported += 1
+            for item, _, memory, _ in kept
+        )
+    for item, _, memory, _ in kept:
+        if isinstance(item.record.get("id"), int):
+            old_to_new[item.record["id"]] = memory.pk
+    report.imported += len(kept)
 
 
 def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, old_to_new) -> None:

@@ -117,8 +117,9 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
 # window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
 # any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
-# at most MNEMO_KEYWORD_SCAN_LIMIT matches per word (a rare word's matches all come; a word in
-# thousands of memories says little, and ranking all of them is what makes full text slow), the
+# without the words PostgreSQL's statistics show in more than MNEMO_KEYWORD_COMMON_FREQUENCY of
+# all memories (they say nothing, and their long match lists are what makes full text slow), at
+# most MNEMO_KEYWORD_SCAN_LIMIT matches per remaining word (a rare word's matches all come), the
 # best 4k by ts_rank_cd, re-ranked by coverage (the share of the query's words a memory holds).
 # The arms are fused by reciprocal rank, the keyword arm weighted by coverage squared: a memory
 # holding the exact code or name asked for counts fully, one that shares a single incidental
@@ -144,9 +145,18 @@ vec AS (
 vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
 """
 _KEYWORD_ARM = """
-ql AS (SELECT to_tsquery('simple', quote_literal(lexeme)) AS q FROM unnest(to_tsvector('english', %(query)s))),
-tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n
-         FROM unnest(to_tsvector('english', %(query)s))),
+common AS (
+    SELECT e.lexeme FROM pg_stats s,
+           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory'
+       AND s.attname = 'search_vector' AND e.freq > %(common)s
+),
+words AS (
+    SELECT lexeme FROM unnest(to_tsvector('english', %(query)s))
+     WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)
+),
+ql AS (SELECT to_tsquery('simple', quote_literal(lexeme)) AS q FROM words),
+tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n FROM words),
 matched AS (
     SELECT DISTINCT ON (hit.id) hit.id, hit.search_vector
       FROM ql, LATERAL (
@@ -196,6 +206,7 @@ def search_memories(
         "k": limit,
         "cand": max(limit, settings.MNEMO_SEARCH_CANDIDATES),
         "scan": settings.MNEMO_KEYWORD_SCAN_LIMIT,
+        "common": settings.MNEMO_KEYWORD_COMMON_FREQUENCY,
     }
     where = _filter_sql(namespace_ids, filters, params)
     arms: list[str] = []

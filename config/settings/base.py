@@ -223,6 +223,9 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # thousands of memories says little, and ranking all of them is what makes full text slow. Rare
 # words (codes, names), the keyword side's real job, match fewer and all come.
 MNEMO_KEYWORD_SCAN_LIMIT = env.int("MNEMO_KEYWORD_SCAN_LIMIT", default=100)
+# Words in more than this share of all memories (PostgreSQL's column statistics, kept by
+# ANALYZE) are left out of the keyword side, like stop words.
+MNEMO_KEYWORD_COMMON_FREQUENCY = env.float("MNEMO_KEYWORD_COMMON_FREQUENCY", default=0.05)
 
 # Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
 # console backend logs and sends nothing); email through Django's EMAIL_BACKEND.

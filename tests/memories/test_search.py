@@ -223,3 +223,21 @@ def test_a_rare_word_is_found_even_when_a_common_word_matches_more_than_the_scan
     ticket = add(user, ns, "The meeting about ticket PLAT-4471 moved to Thursday")
     hits = search_memories(namespace_ids=[ns.id], query="meeting PLAT-4471", limit=3, mode="keyword")
     assert hits[0].memory.id == ticket.id
+
+
+def test_words_in_most_memories_are_left_out_of_the_keyword_side(user, ns):
+    rows = Memory.objects.bulk_create(
+        Memory(namespace=ns, text=f"User has a meeting about topic number {i}") for i in range(80)
+    )
+    from django.db import connection
+
+    from memories.services import embed_queued_memories
+
+    embed_queued_memories(ids=[r.id for r in rows])
+    ticket = add(user, ns, "Ticket PLAT-4471 moved to Thursday")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    # "meeting" is in almost every memory: it says nothing, and the code still finds its memory.
+    assert search_memories(namespace_ids=[ns.id], query="meeting", limit=3, mode="keyword") == []
+    hits = search_memories(namespace_ids=[ns.id], query="meeting PLAT-4471", limit=3, mode="keyword")
+    assert [h.memory.id for h in hits] == [ticket.id]
