@@ -236,15 +236,19 @@ def search_memories(
     best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
     # hnsw.iterative_scan and hnsw.ef_search are set on every connection (settings: DATABASES).
     memories = list(Memory.objects.raw(sql, params))
-    return [
-        SearchHit(
-            memory=m,
-            score=round(min(1.0, float(m.rrf) / best), 4),
-            similarity=None if m.distance is None else round(1.0 - float(m.distance), 4),
-            coverage=None if m.coverage is None else float(m.coverage),
+    hits = []
+    for m in memories:
+        # Raw queries annotate the rows with the extra columns: rrf, distance, coverage.
+        rrf, distance, coverage = m.rrf, m.distance, m.coverage  # type: ignore[attr-defined]
+        hits.append(
+            SearchHit(
+                memory=m,
+                score=round(min(1.0, float(rrf) / best), 4),
+                similarity=None if distance is None else round(1.0 - float(distance), 4),
+                coverage=None if coverage is None else float(coverage),
+            )
         )
-        for m in memories
-    ]
+    return hits
 
 
 def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
@@ -281,7 +285,12 @@ def nearest_neighbours(*, memory: Memory, limit: int = 5) -> list[tuple[Memory, 
     """The live memories of the same namespace closest in meaning to ``memory``, with similarity."""
     if memory.embedding is None:
         return []
-    params = {"q": _vector_literal(list(memory.embedding)), "ns": memory.namespace_id, "id": memory.pk, "k": limit}
+    params: dict[str, Any] = {
+        "q": _vector_literal(list(memory.embedding)),
+        "ns": memory.namespace_id,
+        "id": memory.pk,
+        "k": limit,
+    }
     sql = (
         "SELECT m.id, 1 - (m.embedding <=> %(q)s::vector) FROM memories_memory m "
         "WHERE m.namespace_id = %(ns)s AND m.id <> %(id)s AND m.status = 'ready' AND m.forgotten_at IS NULL "
