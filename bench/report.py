@@ -28,8 +28,8 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
     lines = [
         "# Benchmarks",
         "",
-        f"Measured by `make bench` (`bench/run.py`, scale `{results['scale']}`, medians of {results['repeats']} runs "
-        f"where a measurement repeats), results file `{source}`.",
+        f"Measured by `make bench` (`bench/run.py`, scale `{results['scale']}`, medians of repeated runs "
+        f"where a measurement repeats); results: {source}.",
         "",
         f"Machine: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, Python {m['python']}; "
         f"date {m['date']}; commit `{m['commit']}`. The machine is shared and noisy: read medians and ratios, "
@@ -120,18 +120,33 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
     return "\n".join(lines)
 
 
+def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
+    """Later files' sections replace earlier ones' (a partial rerun after a change)."""
+    merged: dict[str, Any] = {}
+    sources = []
+    for path in files:
+        data = json.loads(path.read_text())
+        sections = [k for k in data if k not in {"machine", "scale", "repeats"}]
+        sources.append(f"`{path.name}` (commit {data['machine']['commit']}: {', '.join(sections)})")
+        if not merged:
+            merged = data
+            continue
+        for key in sections:
+            if key == "peak_rss_mb":  # the largest process seen in any of the runs
+                merged[key] = {k: max(v, merged.get(key, {}).get(k, 0)) for k, v in data[key].items()}
+            else:
+                merged[key] = data[key]
+    return merged, "; ".join(sources)
+
+
 def main() -> None:
     results_dir = ROOT / "bench" / "results"
-    source = (
-        Path(sys.argv[1]) if len(sys.argv) > 1 else max(results_dir.glob("*.json"), key=lambda p: p.stat().st_mtime)
-    )
-    results = json.loads(source.read_text())
+    files = [Path(a) for a in sys.argv[1:]] or [max(results_dir.glob("*.json"), key=lambda p: p.stat().st_mtime)]
+    results, source = merge(files)
     notes_file = ROOT / "bench" / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
     target = ROOT / "docs" / "benchmarks.md"
-    target.write_text(
-        render(results, str(source.relative_to(ROOT)) if source.is_relative_to(ROOT) else source.name, notes)
-    )
+    target.write_text(render(results, source, notes))
     print(f"wrote {target}")
 
 
