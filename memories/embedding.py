@@ -200,14 +200,17 @@ def get_embedder() -> Embedder:
     return _embedder
 
 
-def embed_with_windows(texts: Sequence[str]) -> list[tuple[list[float], list[list[float]]]]:
-    """Like :func:`embed_texts`, plus window vectors for long texts where the backend has them."""
-    embedder = get_embedder()
+def embed_with_windows(
+    texts: Sequence[str], embedder: Embedder | None = None
+) -> list[tuple[list[float], list[list[float]]]]:
+    """Like :func:`embed_texts`, plus window vectors for long texts where the backend has them.
+
+    ``embedder``: another than the configured one (the re-embedding and import commands).
+    """
+    embedder = embedder or get_embedder()
     windowed = getattr(embedder, "embed_windows", None)
-    if windowed is None:
-        return [(vector, []) for vector in embed_texts(texts)]
     try:
-        result = windowed(list(texts))
+        result = windowed(list(texts)) if windowed else [(vector, []) for vector in embedder.embed(list(texts))]
     except EmbedderUnavailable:
         raise
     except Exception as exc:

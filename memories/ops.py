@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from config.exceptions import MnemoError
 from memories import services
-from memories.embedding import Embedder, EmbedderUnavailable, build_embedder
+from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 
 # --- re-embedding ---------------------------------------------------------------------------------
@@ -56,22 +56,7 @@ def reembed_batch(*, embedder: Embedder, ids: list[int]) -> int:
     rows = list(Memory.objects.select_for_update().filter(id__in=ids).only("id", "text", "namespace_id"))
     if not rows:
         return 0
-    windowed = getattr(embedder, "embed_windows", None)
-    results = (
-        windowed([r.text for r in rows]) if windowed else [(v, []) for v in embedder.embed([r.text for r in rows])]
-    )
-    now = timezone.now()
-    chunks = []
-    for row, (vector, windows) in zip(rows, results, strict=True):
-        row.embedding, row.embedding_model, row.status, row.error = vector, embedder.name, Memory.Status.READY, ""
-        row.embedded_at = row.updated_at = now
-        chunks.extend(
-            MemoryChunk(memory_id=row.id, namespace_id=row.namespace_id, position=i, embedding=w)
-            for i, w in enumerate(windows)
-        )
-    Memory.objects.bulk_update(rows, ["embedding", "embedding_model", "status", "error", "embedded_at", "updated_at"])
-    MemoryChunk.objects.filter(memory_id__in=[r.id for r in rows]).delete()
-    MemoryChunk.objects.bulk_create(chunks)
+    services.write_embeddings(rows, embed_with_windows([r.text for r in rows], embedder), model_name=embedder.name)
     return len(rows)
 
 
@@ -317,9 +302,7 @@ def import_lines(
 
 def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new) -> None:
     need = [i for i, (_, f) in enumerate(pending) if f["embedding"] is None or f["embedding_model"] != embedder.name]
-    windowed = getattr(embedder, "embed_windows", None)
-    texts = [pending[i][1]["text"] for i in need]
-    computed = windowed(texts) if windowed else [(v, []) for v in embedder.embed(texts)]
+    computed = embed_with_windows([pending[i][1]["text"] for i in need], embedder) if need else []
     vectors = {i: result for i, result in zip(need, computed, strict=True)}
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     now = timezone.now()

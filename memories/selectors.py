@@ -9,10 +9,10 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from memories.embedding import embed_texts
-from memories.models import Memory, MemoryEvent
+from memories.models import Memory, MemoryEvent, Namespace
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
 RRF_K = 60  # the usual reciprocal-rank-fusion constant: rank r counts 1 / (60 + r)
@@ -360,3 +360,19 @@ def duplicate_clusters(
     ]
     clusters.sort(key=lambda c: (-len(c), c[0][0].namespace.key, c[0][0].id))
     return clusters[:limit]
+
+
+def namespaces_for(*, user: Any) -> QuerySet[Namespace]:
+    """The namespaces ``user`` may read (their own made if missing), with ``can_write`` and the
+    count of live memories."""
+    from memories import permissions
+
+    permissions.ensure_user_namespace(user)
+    writable = permissions.visible_namespaces(user, permissions.WRITE).values("id")
+    return (
+        permissions.visible_namespaces(user)
+        .select_related("owner")
+        .annotate(memory_count=Count("memories", filter=Q(memories__forgotten_at__isnull=True)))
+        .annotate(can_write=Q(id__in=writable))
+        .order_by("key")
+    )

@@ -17,6 +17,7 @@ from config.exceptions import DatabaseUnavailable, EmbeddingError, InvalidInput,
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.secrets import find_secret
+from memories.selectors import _vector_literal
 from memories.tags import normalize_tags
 
 DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
@@ -71,17 +72,20 @@ def embed_queued_memories(*, ids: Iterable[int], fill_to: int = 0) -> int:
         )
     if not rows:
         return 0
-    results = embed_with_windows([row.text for row in rows])
-    model_name = get_embedder().name
+    write_embeddings(rows, embed_with_windows([row.text for row in rows]), model_name=get_embedder().name)
+    return len(rows)
+
+
+def write_embeddings(
+    rows: list[Memory], results: list[tuple[list[float], list[list[float]]]], *, model_name: str
+) -> None:
+    """Store each row's vector (and its window vectors) and mark it ready: the one place that
+    writes embeddings of existing rows (the task, re-embedding)."""
     now = timezone.now()
     chunks: list[MemoryChunk] = []
     for row, (vector, windows) in zip(rows, results, strict=True):
-        row.embedding = vector
-        row.embedding_model = model_name
-        row.status = Memory.Status.READY
-        row.error = ""
-        row.embedded_at = now
-        row.updated_at = now
+        row.embedding, row.embedding_model, row.status, row.error = vector, model_name, Memory.Status.READY, ""
+        row.embedded_at = row.updated_at = now
         chunks.extend(
             MemoryChunk(memory_id=row.id, namespace_id=row.namespace_id, position=i, embedding=w)
             for i, w in enumerate(windows)
@@ -89,7 +93,6 @@ def embed_queued_memories(*, ids: Iterable[int], fill_to: int = 0) -> int:
     Memory.objects.bulk_update(rows, ["embedding", "embedding_model", "status", "error", "embedded_at", "updated_at"])
     MemoryChunk.objects.filter(memory_id__in=[row.id for row in rows]).delete()
     MemoryChunk.objects.bulk_create(chunks)
-    return len(rows)
 
 
 def mark_failed(*, ids: Iterable[int], error: str) -> int:
@@ -208,10 +211,6 @@ def _embed_one(text: str) -> tuple[list[float], list[list[float]], str]:
 def _set_lock_timeout() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
-
-
-def _vector_literal(vector: list[float]) -> str:
-    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
 
 
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:

@@ -194,3 +194,19 @@ def record_tool_calls(*, user: AbstractUser, calls: list[dict[str, Any]]) -> Non
             **({"last_failure_at": now, "last_error": str(call.get("error") or "")[:2000]} if failed else {}),
             updated_at=now,
         )
+
+
+def statistics_for(*, user: AbstractUser) -> list[dict[str, Any]]:
+    """The caller's tool statistics, keyed ``tool_effectiveness/tool/{name}``."""
+    return [
+        {
+            "key": stat.key,
+            "tool_name": stat.tool_name,
+            "calls": stat.calls,
+            "successes": stat.successes,
+            "failures": stat.failures,
+            "last_failure_at": stat.last_failure_at.isoformat() if stat.last_failure_at else None,
+            "last_error": stat.last_error,
+        }
+        for stat in ToolStatistic.objects.filter(owner=user)
+    ]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
@@ -227,13 +226,4 @@ class NamespaceListView(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Namespace.objects.none()
-        user = self.request.user
-        permissions.ensure_user_namespace(user)
-        writable = permissions.visible_namespaces(user, permissions.WRITE).values("id")
-        return (
-            permissions.visible_namespaces(user)
-            .select_related("owner")
-            .annotate(memory_count=Count("memories", filter=Q(memories__forgotten_at__isnull=True)))
-            .order_by("key")
-            .annotate(can_write=Q(id__in=writable))
-        )
+        return selectors.namespaces_for(user=self.request.user)

@@ -129,19 +129,4 @@ class StatisticsView(APIView):
         )
     )
     def get(self, request: Request) -> Response:
-        from toolrules.models import ToolStatistic
-
-        return Response(
-            [
-                {
-                    "key": s.key,
-                    "tool_name": s.tool_name,
-                    "calls": s.calls,
-                    "successes": s.successes,
-                    "failures": s.failures,
-                    "last_failure_at": s.last_failure_at.isoformat() if s.last_failure_at else None,
-                    "last_error": s.last_error,
-                }
-                for s in ToolStatistic.objects.filter(owner=request.user)
-            ]
-        )
+        return Response(services.statistics_for(user=request.user))
