@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import health
-from config.exceptions import json_not_found
+from core.errors import json_not_found
 from toolrules.rpc import server as rpc_server
 
 admin.site.site_header = "Mnemo administration"
@@ -27,5 +27,5 @@ urlpatterns = [
     re_path(r"^api/", json_not_found),
 ]
 
-handler404 = "config.exceptions.json_not_found"
-handler500 = "config.exceptions.json_server_error"
+handler404 = "core.errors.json_not_found"
+handler500 = "core.errors.json_server_error"

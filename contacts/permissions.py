@@ -14,8 +14,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db.models import QuerySet
 from guardian.shortcuts import get_objects_for_user
 
-from config.exceptions import Forbidden, NotFound
 from contacts.models import Contact
+from core.errors import Forbidden, NotFound
 
 VIEW = "contacts.view_contact"
 CHANGE = "contacts.change_contact"

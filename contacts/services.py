@@ -12,9 +12,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm
 
-from config.exceptions import InvalidInput
 from contacts.models import Contact, ContactMessage, ContactNote
 from contacts.sms import SmsMessage, get_sms_backend
+from core.errors import InvalidInput
 
 CONTACT_FIELDS = {"name", "email", "phone", "company", "title", "address", "timezone", "tags", "custom_fields"}
 

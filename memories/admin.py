@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from guardian.admin import GuardedModelAdmin
 
-from config.exceptions import MnemoError
+from core.errors import MnemoError
 from memories import permissions, selectors, services
 from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, Tombstone
 

@@ -20,7 +20,7 @@ from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from config.exceptions import MnemoError
+from core.errors import MnemoError
 from memories import services
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone

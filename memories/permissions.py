@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from guardian.core import ObjectPermissionChecker
 from guardian.shortcuts import assign_perm, get_objects_for_user
 
-from config.exceptions import Forbidden, NotFound
+from core.errors import Forbidden, NotFound
 from memories.models import Memory, Namespace
 
 VIEW = "memories.view_namespace"

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from config.exceptions import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
+from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.secrets import find_secret

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractUser
 
-from config.exceptions import RuleViolation
+from core.errors import RuleViolation
 from toolrules import permissions
 from toolrules.models import ToolMemoryRule
 

@@ -12,7 +12,7 @@ import uuid
 from django.contrib.auth.models import AbstractUser
 from django.db.models import Q, QuerySet
 
-from config.exceptions import Forbidden, NotFound
+from core.errors import Forbidden, NotFound
 from toolrules.models import ToolMemoryRule
 
 CHANGE_GLOBAL = "toolrules.change_toolmemoryrule"

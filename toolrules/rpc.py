@@ -14,7 +14,7 @@ from modernrpc import Protocol, RpcRequestContext, RpcServer
 from modernrpc.exceptions import RPCException, RPCInvalidParams
 from rest_framework.authtoken.models import Token
 
-from config.exceptions import Forbidden, InvalidInput, MnemoError, NotFound
+from core.errors import Forbidden, InvalidInput, MnemoError, NotFound
 from toolrules import permissions, services
 
 RPC_NOT_FOUND = -32004

@@ -12,7 +12,7 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from config.exceptions import Forbidden, InvalidInput
+from core.errors import Forbidden, InvalidInput
 from memories.tags import normalize_tags
 from toolrules import permissions
 from toolrules.models import ToolMemoryRule, ToolStatistic, rule_fingerprint

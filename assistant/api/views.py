@@ -12,7 +12,7 @@ from assistant.services.invoke_tool_service import invoke_tool
 from assistant.services.post_turn_service import process_turn
 from assistant.services.session_service import start_or_resume_session
 from assistant.services.tool_registry_service import tools_for
-from config.api import StrictSerializer, validated
+from core.api import StrictSerializer, validated
 
 ToolDescription = inline_serializer(
     "ToolDescription",

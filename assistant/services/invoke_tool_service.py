@@ -11,8 +11,8 @@ from jsonschema.exceptions import best_match
 
 from assistant.services.tool_registry_service import tool_for
 from assistant.tool_result_formatter import summarize
-from config.exceptions import InvalidInput
 from contacts.permissions import check_contact_access
+from core.errors import InvalidInput
 from toolrules.enforcement import Recipient, check_call
 
 

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from guardian.shortcuts import assign_perm
 
 from assistant.models import ProcessedTurn
-from config.exceptions import MnemoError
+from core.errors import MnemoError
 from memories import services as memory_services
 from memories.models import Namespace
 from memories.permissions import ensure_user_namespace, has_namespace_perm

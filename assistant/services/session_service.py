@@ -11,7 +11,7 @@ from assistant.models import AssistantSession
 from assistant.services.build_system_prompt_service import build_system_prompt
 from assistant.services.tool_registry_service import tools_for
 from assistant.tools import Tool
-from config.exceptions import NotFound
+from core.errors import NotFound
 from toolrules.services import rules_for_prompt
 
 

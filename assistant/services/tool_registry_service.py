@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 
 from assistant.tools import ALL_TOOLS, Tool
-from config.exceptions import Forbidden, NotFound
+from core.errors import Forbidden, NotFound
 
 
 def tools_for(user: AbstractUser) -> list[Tool]:

@@ -30,7 +30,7 @@ def remember(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
         if args.get(key):
             parsed = parse_datetime(args[key])
             if parsed is None:
-                from config.exceptions import InvalidInput
+                from core.errors import InvalidInput
 
                 raise InvalidInput(f"{key} must be an ISO 8601 timestamp.")
             args[key] = parsed

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "guardian",
     "modernrpc",
+    "core",
     "memories",
     "contacts",
     "toolrules",
@@ -137,7 +138,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "config.exceptions.exception_handler",
+    "EXCEPTION_HANDLER": "core.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mnemo API",

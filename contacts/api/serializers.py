@@ -2,8 +2,8 @@
 
 from rest_framework import serializers
 
-from config.api import JSONObjectField, StrictCharField, StrictSerializer
 from contacts.models import Contact, ContactMessage, ContactNote
+from core.api import JSONObjectField, StrictCharField, StrictSerializer
 
 
 class ContactOutput(serializers.ModelSerializer):

@@ -8,11 +8,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import validated
-from config.exceptions import Forbidden
 from contacts import permissions, selectors, services
 from contacts.api import serializers as s
 from contacts.models import Contact
+from core.api import validated
+from core.errors import Forbidden
 
 
 def _require_note_listing(request: Request) -> None:

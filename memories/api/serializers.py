@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import JSONObjectField, StrictCharField, StrictSerializer
+from core.api import JSONObjectField, StrictCharField, StrictSerializer
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 
 

@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import validated
-from config.exceptions import NotFound
+from core.api import validated
+from core.errors import NotFound
 from memories import permissions, selectors, services
 from memories.api import serializers as s
 from memories.api.filters import MemoryFilter

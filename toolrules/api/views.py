@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictCharField, StrictSerializer, validated
+from core.api import StrictCharField, StrictSerializer, validated
 from toolrules import permissions, services
 from toolrules.models import ToolMemoryRule
 

@@ -12,8 +12,8 @@ from django.db import transaction
 from guardian.shortcuts import assign_perm
 from rest_framework.authtoken.models import Token
 
-from config.commands import MnemoCommand
 from contacts.models import Contact, ContactMessage, ContactNote
+from core.commands import MnemoCommand
 from memories import services
 from memories.models import Memory, Namespace
 from memories.permissions import ensure_user_namespace

@@ -10,7 +10,7 @@ from django.db.models import Count
 from rich.console import Console
 from rich.table import Table
 
-from config.commands import MnemoCommand
+from core.commands import MnemoCommand
 from memories import ops
 from toolrules.models import ToolMemoryRule
 

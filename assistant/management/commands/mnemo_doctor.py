@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from config import health
-from config.commands import MnemoCommand
+from core.commands import MnemoCommand
 from memories.models import EMBEDDING_DIMENSIONS
 
 #: Indexes Mnemo's queries rely on: (name, access method).

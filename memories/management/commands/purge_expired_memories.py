@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from config.commands import MnemoCommand
-from config.progress import progress
+from core.commands import MnemoCommand
+from core.progress import progress
 from memories import ops
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
-from config.commands import MnemoCommand
+from core.commands import MnemoCommand
 from memories import services
 
 

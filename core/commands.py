@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
-from config.exceptions import MnemoError
+from core.errors import MnemoError
 
 
 class MnemoCommand(BaseCommand):

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    """What every app and entrance shares: domain errors, input field types, permission
+    primitives, command helpers. It imports nothing of the other apps."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "core"
