@@ -22,7 +22,11 @@ class RememberInput(StrictSerializer):
     source_provider = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
     importance = serializers.FloatField(required=False, default=0.5, min_value=0.0, max_value=1.0)
     capture_mode = serializers.ChoiceField(choices=Memory.CaptureMode.values, required=False, default="")
-    session_id = serializers.CharField(required=False, default="", allow_blank=True, max_length=255)
+    # Stored as sent (seed 003), surrounding whitespace included: one behaviour for REST and the
+    # remember tool, which validates through this serializer too.
+    session_id = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=255, trim_whitespace=False
+    )
     dedup_policy = serializers.ChoiceField(choices=["insert", "skip_if_near", "ask"], required=False, default="ask")
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     last_confirmed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -158,7 +162,7 @@ class MemoryPatchInput(StrictSerializer):
     importance = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
     source_provider = serializers.CharField(required=False, allow_blank=True, max_length=200)
     capture_mode = serializers.ChoiceField(choices=["", *Memory.CaptureMode.values], required=False)
-    session_id = serializers.CharField(required=False, allow_blank=True, max_length=255)
+    session_id = serializers.CharField(required=False, allow_blank=True, max_length=255, trim_whitespace=False)
 
 
 class ForgetInput(StrictSerializer):
