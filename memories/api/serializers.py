@@ -22,8 +22,8 @@ class RememberInput(StrictSerializer):
     source_provider = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
     importance = serializers.FloatField(required=False, default=0.5, min_value=0.0, max_value=1.0)
     capture_mode = serializers.ChoiceField(choices=Memory.CaptureMode.values, required=False, default="")
-    # Stored as sent (seed 003), surrounding whitespace included: one behaviour for REST and the
-    # remember tool, which validates through this serializer too.
+    # Stored as sent (seed 003), surrounding whitespace included: REST and the remember tool
+    # behave the same (tests/memories/test_session_id.py).
     session_id = serializers.CharField(
         required=False, default="", allow_blank=True, max_length=255, trim_whitespace=False
     )
