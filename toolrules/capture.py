@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 
-from toolrules.models import ToolMemoryRule
+from toolrules.models import ToolMemoryRule, rule_fingerprint
 from toolrules.services import put_rule
 
 # Words that may stand before a decree without making it something else.
@@ -112,7 +112,7 @@ NOT_DECREES = {
 class Decree:
     """One decree found in a user's message."""
 
-    text: str  # the user's words, from the negation on ("never email Sarah at sarah@example.com")
+    text: str  # the user's words as written, from the negation on ("never email Sarah at sarah@example.com")
     verb: str  # the verb, in its base form ("email")
     tool_name: str | None  # the tool the verb maps to, or None (kept as a global rule)
 
@@ -139,17 +139,35 @@ def _tool_for(verb: str, rest: str, aliases: dict[str, str]) -> str | None:
     return aliases.get(verb)
 
 
+def _clause_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each clause of ``text``: the separators fall between, nothing else moves."""
+    spans, start = [], 0
+    for separator in _CLAUSES.finditer(text):
+        spans.append((start, separator.start()))
+        start = separator.end()
+    spans.append((start, len(text)))
+    return spans
+
+
 def find_decrees(message: str) -> list[Decree]:
-    """The decrees in one user message, in order, each once."""
+    """The decrees in one user message, in order, each once.
+
+    A decree's text is the user's own words, character for character: the span of the message
+    from the negation to the end of its clause, with surrounding whitespace trimmed and nothing
+    else changed (case, inner spacing, final punctuation, typographic apostrophes all kept).
+    Matching looks at a normalized copy of the same length, so its offsets cut the original.
+    """
     aliases = _aliases()
     found: OrderedDict[str, Decree] = OrderedDict()
+    # One character for one character, so a span of ``text`` is the same span of ``message``.
     text = message.replace("\u2019", "'").replace("\u2018", "'")
-    for clause in _CLAUSES.split(text):
-        clause = clause.strip()
-        if not clause or clause.endswith("?"):
+    for start, end in _clause_spans(text):
+        clause = text[start:end]
+        if not clause.strip() or clause.strip().endswith("?"):
             continue  # a question is not an instruction ("don't you think ...?")
-        clause = _LEAD.sub("", clause)
-        match = _DECREE.match(clause)
+        begin = start + len(clause) - len(clause.lstrip())
+        begin += _LEAD.match(text[begin:end]).end()  # "Please", "From now on," ... stand before it
+        match = _DECREE.match(text[begin:end])
         if not match:
             continue
         neg, verb, rest = match["neg"].lower(), match["verb"].lower(), match["rest"].strip()
@@ -159,9 +177,10 @@ def find_decrees(message: str) -> list[Decree]:
             verb = _base_form(verb, aliases)
         if verb in NOT_DECREES or not rest.strip(" .!,;"):
             continue  # "don't worry about it", "never again", "stop it"
-        words = clause.rstrip(" .!;,")
-        words = words[0].lower() + words[1:]
-        found.setdefault(words.lower(), Decree(text=words, verb=verb, tool_name=_tool_for(verb, rest, aliases)))
+        words = message[begin:end].strip()
+        found.setdefault(
+            rule_fingerprint(words), Decree(text=words, verb=verb, tool_name=_tool_for(verb, rest, aliases))
+        )
     return list(found.values())
 
 

@@ -40,6 +40,7 @@ NOT_NAMES = {
     "SMS",
     "Email",
 }
+_NOT_NAMES = {w.lower() for w in NOT_NAMES}
 
 
 def _digits(value: str) -> str:
@@ -67,11 +68,12 @@ def targets_of(rule_text: str) -> Targets:
     emails = {e.lower() for e in EMAIL.findall(rule_text)}
     without_emails = EMAIL.sub(" ", rule_text)
     phones = {_digits(p) for p in PHONE.findall(without_emails) if len(_digits(p)) >= 7}
-    words = NAME.findall(without_emails)
+    # Rules keep the user's case ("DO NOT EMAIL the board"): shouted words are not names either.
+    words = NAME.findall(without_emails.replace("\u2019", "'"))
     names = (
-        {w.lower() for w in words[1:] if w not in NOT_NAMES}
+        {w.lower() for w in words[1:] if w.lower() not in _NOT_NAMES}
         if words and rule_text.startswith(words[0])
-        else {w.lower() for w in words if w not in NOT_NAMES}
+        else {w.lower() for w in words if w.lower() not in _NOT_NAMES}
     )
     return Targets(frozenset(emails), frozenset(phones), frozenset(names))
 

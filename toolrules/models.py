@@ -13,8 +13,9 @@ from django.db.models import Q
 
 
 def rule_fingerprint(rule: str) -> str:
-    """Same words, same rule: case, spacing and final punctuation do not make a second rule."""
-    normal = re.sub(r"\s+", " ", rule.strip().lower()).rstrip(".!;")
+    """Same words, same rule: case, spacing, typographic apostrophes and final punctuation do not
+    make a second rule. Only the comparison ignores them: the rule keeps the words as written."""
+    normal = re.sub(r"\s+", " ", rule.strip().lower()).rstrip(".!;").replace("\u2019", "'").replace("\u2018", "'")
     return hashlib.sha256(normal.encode()).hexdigest()[:32]
 
 

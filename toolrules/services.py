@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -146,8 +147,9 @@ class PromptRules:
 def rules_for_prompt(*, user: AbstractUser, tools: list[str] | None = None) -> PromptRules:
     """Seed 004's pinned block: every critical and high rule binding ``user``, per tool.
 
-    ``## Tool-scoped rules``, then per tool ``### `send_email``` and one line per rule
-    (``- [critical] never email Sarah at sarah@example.com.``), critical before high. Normal rules
+    ``## Tool-scoped rules``, then per tool ``### `send_email``` and one line per rule, the rule's
+    text as the user wrote it (``- [critical] never email Sarah at sarah@example.com.`` for the
+    sentence "never email Sarah at sarah@example.com."), critical before high. Normal rules
     stay out (``memory_recall`` fetches them). ``tools`` narrows it to those tools (rules that
     name no tool, ``global``, always come). Empty markdown when there is nothing to pin.
     """
@@ -174,11 +176,15 @@ def rules_for_prompt(*, user: AbstractUser, tools: list[str] | None = None) -> P
     return PromptRules(markdown=markdown + "\n" if markdown else "", snapshot=snapshot)
 
 
+# What str.splitlines() breaks on: a list item is one line, so a break inside a rule is a space.
+_LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+
+
 def _line(rule: ToolMemoryRule) -> str:
-    text = " ".join(rule.rule.split())
-    if text[-1] not in ".!?":
-        text += "."
-    return f"- [{rule.priority}] {text}"
+    """``- [priority] `` and then the rule exactly as stored: no period added, no case changed
+    ("Do not run rm -rf /" stays a command). The one change: a line break, which would end the
+    list item (and could forge a ``### `tool``` heading), is rendered as a space."""
+    return f"- [{rule.priority}] {_LINE_BREAKS.sub(' ', rule.rule.strip())}"
 
 
 def record_tool_calls(*, user: AbstractUser, calls: list[dict[str, Any]]) -> None:

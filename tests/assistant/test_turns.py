@@ -44,7 +44,7 @@ def test_a_turn_is_captured(nobody, django_capture_on_commit_callbacks):
     assert not Memory.objects.filter(text__contains="AKIA").exists()
     # The decree and the repeated failure.
     assert [(r["tool_name"], r["priority"], r["rule"]) for r in body["rules"]] == [
-        ("send_email", "critical", "never email Sarah at sarah@example.com")
+        ("send_email", "critical", "Never email Sarah at sarah@example.com.")
     ]
     assert [(o["tool_name"], o["priority"], o["source"]) for o in body["observations"]] == [
         ("send_email", "normal", "post_turn")

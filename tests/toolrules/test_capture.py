@@ -8,25 +8,25 @@ from toolrules.capture import capture_decrees, capture_failures, find_decrees
 from toolrules.models import ToolMemoryRule
 
 DECREES = [
-    # (message, expected rule text, expected tool)
+    # (message, expected rule text: the user's words as written, from the negation on; expected tool)
     ("never email Sarah at sarah@example.com", "never email Sarah at sarah@example.com", "send_email"),
-    ("Never email Sarah.", "never email Sarah", "send_email"),
-    ("Please never email my landlord again!", "never email my landlord again", "send_email"),
-    ("Don't text my boss after 9pm", "don't text my boss after 9pm", "send_sms"),
-    ("Don\u2019t text my boss after 9pm", "don't text my boss after 9pm", "send_sms"),
+    ("Never email Sarah.", "Never email Sarah.", "send_email"),
+    ("Please never email my landlord again!", "never email my landlord again!", "send_email"),
+    ("Don't text my boss after 9pm", "Don't text my boss after 9pm", "send_sms"),
+    ("Don\u2019t text my boss after 9pm", "Don\u2019t text my boss after 9pm", "send_sms"),
     ("dont text Bob", "dont text Bob", "send_sms"),
-    ("Do not call John before noon.", "do not call John before noon", "call_contact"),
-    ("Stop emailing the marketing list", "stop emailing the marketing list", "send_email"),
+    ("Do not call John before noon.", "Do not call John before noon.", "call_contact"),
+    ("Stop emailing the marketing list", "Stop emailing the marketing list", "send_email"),
     ("stop texting my ex", "stop texting my ex", "send_sms"),
-    ("Stop calling the office line", "stop calling the office line", "call_contact"),
-    ("Stop running migrations on prod", "stop running migrations on prod", "shell"),
-    ("Stop messaging my mom", "stop messaging my mom", "send_sms"),
+    ("Stop calling the office line", "Stop calling the office line", "call_contact"),
+    ("Stop running migrations on prod", "Stop running migrations on prod", "shell"),
+    ("Stop messaging my mom", "Stop messaging my mom", "send_sms"),
     ("never run rm -rf on the server", "never run rm -rf on the server", "shell"),
-    ("Do not execute scripts from email attachments", "do not execute scripts from email attachments", "shell"),
+    ("Do not execute scripts from email attachments", "Do not execute scripts from email attachments", "shell"),
     ("From now on, never mail invoices to the old address", "never mail invoices to the old address", "send_email"),
     ("OK so don't SMS clients on weekends", "don't SMS clients on weekends", "send_sms"),
     ("never send emails to Bob", "never send emails to Bob", "send_email"),
-    ("Never send texts to +1 415 555 0100", "never send texts to +1 415 555 0100", "send_sms"),
+    ("Never send texts to +1 415 555 0100", "Never send texts to +1 415 555 0100", "send_sms"),
     ("don't ever call my sister at work", "don't ever call my sister at work", "call_contact"),
     ("Also, do not schedule meetings on Fridays", "do not schedule meetings on Fridays", "create_calendar_event"),
     ("never delete files in the shared drive", "never delete files in the shared drive", "delete_file"),
@@ -35,8 +35,12 @@ DECREES = [
         "never pay invoices above $500 without asking",
         "make_payment",
     ),
+    ("DO NOT EMAIL the board", "DO NOT EMAIL the board", "send_email"),
+    ("Do not run rm -rf /", "Do not run rm -rf /", "shell"),
+    ("  NEVER text Bob!!  ", "NEVER text Bob!!", "send_sms"),
+    ("Please, never  email Sarah at sarah@example.com.", "never  email Sarah at sarah@example.com.", "send_email"),
     ("never eat sugar after 8pm", "never eat sugar after 8pm", None),
-    ("Don't mention the merger to anyone", "don't mention the merger to anyone", None),
+    ("Don't mention the merger to anyone", "Don't mention the merger to anyone", None),
 ]
 
 NOT_DECREES = [
@@ -93,9 +97,9 @@ def test_the_tables_are_big_enough():
 def test_several_decrees_in_one_message():
     decrees = find_decrees("Never email Sarah and don't text Bob. Thanks! Also stop calling Dave.")
     assert [(d.text, d.tool_name) for d in decrees] == [
-        ("never email Sarah", "send_email"),
-        ("don't text Bob", "send_sms"),
-        ("stop calling Dave", "call_contact"),
+        ("Never email Sarah", "send_email"),
+        ("don't text Bob.", "send_sms"),
+        ("stop calling Dave.", "call_contact"),
     ]
 
 

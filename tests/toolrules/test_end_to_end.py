@@ -55,11 +55,11 @@ def test_the_seed_safety_case_never_email_sarah(user, sarah, bob):
     first = client.post("/api/v1/assistant/session", {}, format="json").json()
     assert "Tool-scoped rules" not in first["system_prompt"]
 
-    # 1. The user says it in a turn that used send_email.
+    # 1. The user says it in a turn that used send_email (a sentence, with its full stop).
     posted = turn(
         client,
         first["session_id"],
-        "never email Sarah at sarah@example.com",
+        "never email Sarah at sarah@example.com.",
         tool_calls=[{"name": "send_email", "arguments": {"contact_id": str(bob.id)}, "status": "success"}],
     )
     assert posted.status_code == 201
@@ -169,14 +169,14 @@ def test_the_block_lists_critical_before_high_and_leaves_normal_out(user):
         "## Tool-scoped rules\n"
         "\n"
         "### `send_email`\n"
-        "- [critical] never email Sarah at sarah@example.com.\n"
-        "- [high] prefer plain text.\n"
+        "- [critical] never email Sarah at sarah@example.com\n"
+        "- [high] prefer plain text\n"
         "\n"
         "### `shell`\n"
-        "- [critical] never run rm -rf /.\n"
+        "- [critical] never run rm -rf /\n"
         "\n"
         "### `global`\n"
-        "- [critical] never share the Q4 numbers.\n"
+        "- [critical] never share the Q4 numbers\n"
     )
     assert block.snapshot["count"] == 4
     assert [t["tool_name"] for t in block.snapshot["tools"]] == ["send_email", "shell", "global"]

@@ -281,11 +281,11 @@ def test_a_global_rule_binds_everyone(alice, bob, global_rule, alices_rule):
         assert global_rule["id"] in [r["id"] for r in client.get(LIST).json()]
     assert client_for(alice).get(PROMPT).json()["markdown"] == (
         "## Tool-scoped rules\n\n### `send_email`\n"
-        "- [critical] never email Sarah at sarah@example.com.\n"
-        "- [critical] never email the whole company.\n"
+        "- [critical] never email Sarah at sarah@example.com\n"
+        "- [critical] never email the whole company\n"
     )
     assert client_for(bob).get(PROMPT).json()["markdown"] == (
-        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email the whole company.\n"
+        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email the whole company\n"
     )
 
 
@@ -328,20 +328,20 @@ def test_prompt_block_with_a_tools_filter(alice):
     assert everything.json()["markdown"] == (
         "## Tool-scoped rules\n"
         "\n### `send_email`\n"
-        "- [critical] never email Sarah at sarah@example.com.\n"
-        "- [high] ask before emailing strangers.\n"
-        "\n### `send_sms`\n- [high] no texts after 9pm.\n"
-        "\n### `shell`\n- [critical] never run rm -rf.\n"
-        "\n### `global`\n- [high] Always answer in English.\n"
+        "- [critical] never email Sarah at sarah@example.com\n"
+        "- [high] ask before emailing strangers\n"
+        "\n### `send_sms`\n- [high] no texts after 9pm\n"
+        "\n### `shell`\n- [critical] never run rm -rf\n"
+        "\n### `global`\n- [high] Always answer in English\n"
     )
     assert everything.json()["snapshot"]["count"] == 5
 
     narrowed = client.get(PROMPT, {"tools": "shell, send_sms"}).json()
     assert narrowed["markdown"] == (
         "## Tool-scoped rules\n"
-        "\n### `send_sms`\n- [high] no texts after 9pm.\n"
-        "\n### `shell`\n- [critical] never run rm -rf.\n"
-        "\n### `global`\n- [high] Always answer in English.\n"
+        "\n### `send_sms`\n- [high] no texts after 9pm\n"
+        "\n### `shell`\n- [critical] never run rm -rf\n"
+        "\n### `global`\n- [high] Always answer in English\n"
     )
     assert [t["tool_name"] for t in narrowed["snapshot"]["tools"]] == ["send_sms", "shell", "global"]
     assert narrowed == asdict(services.rules_for_prompt(user=alice, tools=["shell", "send_sms"]))

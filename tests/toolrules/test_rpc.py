@@ -304,18 +304,18 @@ def test_rules_for_prompt_renders_the_seed_block(alice, prompt_rules):
         "## Tool-scoped rules\n"
         "\n"
         "### `create_calendar_event`\n"
-        "- [high] confirm the time zone with me.\n"
+        "- [high] confirm the   time zone with me\n"
         "\n"
         "### `send_email`\n"
-        "- [critical] never email Sarah at sarah@example.com.\n"
-        "- [critical] do not email anyone after 10pm.\n"
+        "- [critical] never email Sarah at sarah@example.com\n"
+        "- [critical] do not email anyone after 10pm\n"
         "- [high] Ask before emailing anyone outside the company!\n"
         "\n"
         "### `shell`\n"
-        "- [critical] never run rm -rf on the server.\n"
+        "- [critical] never run rm -rf on the server\n"
         "\n"
         "### `global`\n"
-        "- [high] Always answer in English.\n"
+        "- [high] Always answer in English\n"
     )
     snapshot = result["snapshot"]
     assert snapshot["count"] == 6
@@ -338,22 +338,22 @@ def test_rules_for_prompt_narrowed_to_tools_keeps_global_rules(alice, prompt_rul
         "## Tool-scoped rules\n"
         "\n"
         "### `send_email`\n"
-        "- [critical] never email Sarah at sarah@example.com.\n"
-        "- [critical] do not email anyone after 10pm.\n"
+        "- [critical] never email Sarah at sarah@example.com\n"
+        "- [critical] do not email anyone after 10pm\n"
         "- [high] Ask before emailing anyone outside the company!\n"
         "\n"
         "### `global`\n"
-        "- [high] Always answer in English.\n"
+        "- [high] Always answer in English\n"
     )
     assert result["snapshot"]["count"] == 4
 
     positional = ok("memory.tool_rules_for_prompt", [["shell", "no_such_tool"]], user=alice)
     assert positional["markdown"] == (
-        "## Tool-scoped rules\n\n### `shell`\n- [critical] never run rm -rf on the server.\n\n"
-        "### `global`\n- [high] Always answer in English.\n"
+        "## Tool-scoped rules\n\n### `shell`\n- [critical] never run rm -rf on the server\n\n"
+        "### `global`\n- [high] Always answer in English\n"
     )
     only_global = ok("memory.tool_rules_for_prompt", {"tools": []}, user=alice)
-    assert only_global["markdown"] == "## Tool-scoped rules\n\n### `global`\n- [high] Always answer in English.\n"
+    assert only_global["markdown"] == "## Tool-scoped rules\n\n### `global`\n- [high] Always answer in English\n"
 
 
 def test_rules_for_prompt_is_empty_without_pinned_rules(alice):
@@ -368,7 +368,7 @@ def test_rules_for_prompt_follows_a_priority_change(alice):
     assert ok("memory.tool_rules_for_prompt", {}, user=alice)["markdown"] == ""
     put(alice, "send_email", SARAH, priority="critical", id=rule["id"])
     assert ok("memory.tool_rules_for_prompt", {}, user=alice)["markdown"] == (
-        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email Sarah at sarah@example.com.\n"
+        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email Sarah at sarah@example.com\n"
     )
     ok("memory.tool_rule_delete", ["send_email", rule["id"]], user=alice)
     assert ok("memory.tool_rules_for_prompt", {}, user=alice)["markdown"] == ""
@@ -628,11 +628,11 @@ def test_a_rule_that_binds_everyone(alice, bob, staff):
         assert shared["id"] in [r["id"] for r in ok("memory.tool_rule_list", ["send_email"], user=user)]
     assert ok("memory.tool_rules_for_prompt", {}, user=alice)["markdown"] == (
         "## Tool-scoped rules\n\n### `send_email`\n"
-        "- [critical] never email the whole company.\n"
-        "- [high] never email Sarah at sarah@example.com.\n"
+        "- [critical] never email the whole company\n"
+        "- [high] never email Sarah at sarah@example.com\n"
     )
     assert ok("memory.tool_rules_for_prompt", {}, user=bob)["markdown"] == (
-        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email the whole company.\n"
+        "## Tool-scoped rules\n\n### `send_email`\n- [critical] never email the whole company\n"
     )
     # Staff see everyone's rules, not Alice's own ones.
     assert [r["id"] for r in ok("memory.tool_rules_json", {}, user=staff)] == [shared["id"]]
