@@ -9,15 +9,23 @@ from django.db import models
 
 
 class AssistantSession(models.Model):
-    """A session of an agent for a user. The pinned ``## Tool-scoped rules`` block is computed
-    once, at session start, and kept here: the seed's "frozen for the session". A later call with
-    the same session id gets the same block even if rules change; a new session sees them."""
+    """A session of an agent for a user, and what seed 004 freezes for its lifetime.
+
+    At session start the caller's tools (with their schemas), the pinned ``## Tool-scoped rules``
+    block and the whole prompt prefix built from them are computed once and kept here, in the
+    database, so every worker process answers a later call with the same session id with the
+    same bytes, whatever happened to permissions or rules since; a new session sees the changes.
+    Only the memory block after the prefix follows each call's message.
+    """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_sessions")
     agent_name = models.CharField(max_length=200, blank=True, default="")
     tool_rules_block = models.TextField(blank=True, default="")
     tool_rules_snapshot = models.JSONField(default=dict, blank=True)
+    # Empty only on rows from before the prefix was frozen: filled once at their next call.
+    prompt_prefix = models.TextField(blank=True, default="")
+    tools_snapshot = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

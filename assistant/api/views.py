@@ -61,8 +61,9 @@ class InvokeToolView(APIView):
 
 
 class SessionView(APIView):
-    """Start (or resume, with ``session_id``) a session: the caller's tools with their schemas, and
-    the system prompt with the pinned rules block frozen for the session."""
+    """Start (or resume, with ``session_id``) a session: the caller's tools with their schemas and
+    the system prompt. Tools, schemas and everything in the prompt before the memory block are
+    frozen at session start; the memory block at its end follows ``message``."""
 
     @extend_schema(
         request=SessionInput,
@@ -85,7 +86,7 @@ class SessionView(APIView):
             {
                 "ok": True,
                 "session_id": str(session.id),
-                "tools": [tool.describe() for tool in session.tools],
+                "tools": session.tool_descriptions,
                 "system_prompt": session.system_prompt,
                 "tool_rules": session.tool_rules,
             }

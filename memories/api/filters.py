@@ -13,7 +13,7 @@ class MemoryFilter(django_filters.FilterSet):
     tag = django_filters.CharFilter(field_name="tags", lookup_expr="contains", method="filter_tag")
     capture_mode = django_filters.ChoiceFilter(choices=Memory.CaptureMode.choices)
     source_provider = django_filters.CharFilter()
-    session_id = django_filters.CharFilter()
+    session_id = django_filters.CharFilter(strip=False)  # stored as sent (seed 003): matched as sent
     created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
     include_forgotten = django_filters.BooleanFilter(method="filter_forgotten")

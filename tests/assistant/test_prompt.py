@@ -1,4 +1,5 @@
-"""The session's system prompt: golden files for three callers, byte-identical on repeat.
+"""The session's system prompt: golden files for four callers, byte-identical on repeat, and seed
+002's memory block (intro switch included) byte for byte at its end.
 
 To accept a deliberate change of the prompt: MNEMO_UPDATE_GOLDEN=1 pytest tests/assistant/test_prompt.py,
 then read the diff of tests/assistant/golden/ before committing it.
@@ -9,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from assistant.services.build_system_prompt_service import relevant_memories
 from memories import services as memory_services
 from memories.permissions import ensure_user_namespace
 from tests.assistant.conftest import client_for
+from toolrules.services import put_rule
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -69,18 +72,51 @@ def test_golden_prompts(request, case):
     assert session(user, **body) == first  # the same inputs, byte for byte
 
 
-def test_the_seed_002_shape_of_the_memory_block(nobody):
+SEED_INTRO_WITH = "You are an AI assistant with access to user memories."
+SEED_INTRO_WITHOUT = "You are an AI assistant."
+SEED_OUTRO = "Use these memories to personalize your responses."
+
+
+def test_the_seed_002_block_byte_for_byte_with_memories(nobody):
     seed_memories(nobody)
     prompt = session(nobody, message="who is my manager")
-    block = prompt[prompt.index("Relevant memories:") :]
-    assert block.startswith("Relevant memories:\n- John Smith is the user's manager at Acme Corp.\n")
-    assert block.rstrip().endswith("Use these memories to personalize your responses.")
+    injected = relevant_memories(user=nobody, message="who is my manager")
+    assert injected[0] == "John Smith is the user's manager at Acme Corp."
+    # The seed's f-string: intro, "Relevant memories:", one "- …" line each, the outro; no blank line.
+    block = "\n".join([SEED_INTRO_WITH, "Relevant memories:", *[f"- {m}" for m in injected], SEED_OUTRO]) + "\n"
+    assert prompt.endswith("\n\n" + block)
+    assert prompt.count(SEED_INTRO_WITH) == 1 and SEED_INTRO_WITHOUT + "\n" not in prompt
+
+
+def test_the_seed_002_intro_switch_without_memories(nobody):
+    prompt = session(nobody, message="what's the weather like")
+    assert prompt.endswith("\n\n" + SEED_INTRO_WITHOUT + "\n")
+    assert "Relevant memories" not in prompt and "access to user memories" not in prompt
 
 
 def test_no_memory_block_without_relevant_memories(nobody):
     assert "Relevant memories" not in session(nobody, message="what's the weather like")
     seed_memories(nobody)
     assert "Relevant memories" not in session(nobody)
+    assert session(nobody).endswith("\n\nYou are an AI assistant.\n")
+
+
+def test_a_memory_with_line_breaks_is_one_line(nobody):
+    ns = ensure_user_namespace(nobody)
+    memory_services.add_memory(actor=nobody, namespace=ns, content="User's cat is named\nMochi.", run_async=False)
+    prompt = session(nobody, message="cat named Mochi")
+    assert "Relevant memories:\n- User's cat is named Mochi.\nUse these memories" in prompt
+
+
+def test_the_golden_prompt_with_pinned_rules(both):
+    seed_memories(both)
+    put_rule(actor=both, tool_name="send_sms", rule="Never text Jane after 9pm.", priority="critical")
+    put_rule(actor=both, tool_name="send_sms", rule="keep texts under 160 characters", priority="high")
+    put_rule(actor=both, tool_name="shell", rule="Do not run rm -rf /", priority="critical")
+    body = {"message": "Text Jane about the peanut-free lunch", "agent_name": "sms_subagent"}
+    prompt = session(both, **body)
+    check_golden("rules_and_memories", prompt)
+    assert session(both, **body) == prompt
 
 
 def test_other_users_memories_never_reach_the_prompt(nobody, viewer):

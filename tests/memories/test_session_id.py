@@ -53,3 +53,11 @@ def test_patch_keeps_the_session_id_as_sent(token_client):
     assert response.json()["session_id"] == " s-2 "
     memory.refresh_from_db()
     assert memory.session_id == " s-2 "
+
+
+def test_the_list_filter_matches_the_session_id_as_sent(token_client):
+    padded = remember_rest(token_client, " s-1 ", "User's office is on the 4th floor.")
+    bare = remember_rest(token_client, "s-1", "User parks in bay 12.")
+    for session_id, expected in [(" s-1 ", padded.id), ("s-1", bare.id)]:
+        listed = token_client.get("/api/v1/memories", {"session_id": session_id}).json()
+        assert [m["id"] for m in listed["results"]] == [expected]
