@@ -72,14 +72,14 @@ def _frozen(*, user: AbstractUser, agent_name: str, pk: uuid.UUID | None = None)
 def _fill_legacy(session: AssistantSession) -> AssistantSession:
     """A row from before prefixes were frozen: freeze one now (its kept rules block, today's
     tools), once; a concurrent call that froze it first wins."""
-    fresh = _frozen(user=session.user, agent_name=session.agent_name)
+    tools = tools_for(session.user)
     prefix = build_frozen_prefix(
-        tool_names=[d["name"] for d in fresh.tools_snapshot],
+        tool_names=[tool.name for tool in tools],
         agent_name=session.agent_name,
         tool_rules_block=session.tool_rules_block,
     )
     AssistantSession.objects.filter(pk=session.pk, prompt_prefix="").update(
-        prompt_prefix=prefix, tools_snapshot=fresh.tools_snapshot
+        prompt_prefix=prefix, tools_snapshot=[tool.describe() for tool in tools]
     )
     return AssistantSession.objects.get(pk=session.pk)
 
