@@ -41,8 +41,13 @@ def bars(
     )
     ticks = format_html_join(
         "",
-        '<text x="{}" y="{}" font-size="10" text-anchor="middle" fill="currentColor">{}</text>',
-        ((_n(i * slot + slot / 2), height - 3, label) for i, (label, _) in enumerate(items) if i % labels_every == 0),
+        '<text x="{}" y="{}" font-size="10" text-anchor="{}" fill="currentColor">{}</text>',
+        (
+            # The first label starts at the edge rather than being centred past it.
+            (_n(i * slot + slot / 2) if i else 0, height - 3, "middle" if i else "start", label)
+            for i, (label, _) in enumerate(items)
+            if i % labels_every == 0
+        ),
     )
     return format_html(
         '<svg class="mnemo-chart" role="img" viewBox="0 0 {} {}" width="{}" height="{}" '

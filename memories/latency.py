@@ -45,12 +45,13 @@ def record_search(ms: float, *, at: datetime | None = None) -> None:
     slot = bucket_of(ms)
     buckets = [0] * (len(LATENCY_BOUNDS_MS) + 1)
     buckets[slot] = 1
-    params = {"minute": minute, "ms": ms, "buckets": buckets, "slot": slot + 1}  # SQL arrays start at 1
+    params: dict[str, Any] = {"minute": minute, "ms": ms, "buckets": buckets, "slot": slot + 1}  # SQL arrays: 1-based
     try:
         # In a caller's transaction a savepoint keeps a failed write from spoiling it.
         with transaction.atomic(savepoint=connection.in_atomic_block), connection.cursor() as cursor:
             cursor.execute(_UPSERT, params)
-            inserted = cursor.fetchone()[0]
+            row = cursor.fetchone()
+            inserted = bool(row and row[0])
             if inserted:  # a new minute: drop what no page shows any more
                 SearchLatency.objects.filter(minute__lt=minute - KEEP).delete()
     except DatabaseError as exc:
