@@ -14,6 +14,7 @@ from django.db.models import Count, Min
 from django.urls import reverse
 from django.utils import timezone
 
+from memories import latency
 from memories import permissions as memory_permissions
 from memories import selectors as memory_selectors
 from memories.latency import percentile
@@ -150,6 +151,7 @@ def home(*, user: Any, now: datetime | None = None) -> Home:
 
 def search_latency(*, now: datetime, minutes: int = 60) -> dict[str, Any]:
     """The last ``minutes`` of searches: count, mean, p50/p95 (bucket bounds), max, per minute."""
+    latency.flush()  # this process's last second of searches too
     start = now.replace(second=0, microsecond=0) - timedelta(minutes=minutes - 1)
     rows = list(SearchLatency.objects.filter(minute__gte=start).order_by("minute"))
     buckets = [0] * (len(LATENCY_BOUNDS_MS) + 1)

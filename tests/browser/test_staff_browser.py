@@ -35,6 +35,7 @@ TEXTS = [
 
 @pytest.fixture
 def data():
+    latency.discard_pending()  # searches of earlier tests in this process
     User = get_user_model()
     admin = User.objects.create_superuser("curator", "curator@example.com", PASSWORD)
     alice = Namespace.objects.create(key="user:alice", kind="user")
