@@ -260,9 +260,10 @@ LATENCY_BOUNDS_MS = (5, 10, 25, 50, 100, 250, 500, 1000, 2500)
 class SearchLatency(models.Model):
     """How long searches took, one row per minute: count, sum, maximum and a histogram.
 
-    The staff home page charts the last hour from it. One upsert per search (memories.latency),
-    so it costs a round trip, not a table of every request; rows older than a day are pruned when
-    a new minute begins. Prometheus metrics, where deployed, are the detailed record.
+    The staff home page charts the last hour from it. Searches are buffered in process and written
+    at most once a second (memories.latency), so a search costs microseconds, not a round trip;
+    rows older than a day are pruned when a new minute begins. Prometheus metrics, where
+    deployed, are the detailed record.
     """
 
     minute = models.DateTimeField(unique=True)
