@@ -4,15 +4,23 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from assistant.views import home
 from config import health
+from contacts.views import contact_page
 from core.errors import json_not_found
 from toolrules.rpc import server as rpc_server
 
 admin.site.site_header = "Mnemo administration"
 admin.site.site_title = "Mnemo"
 admin.site.index_title = "Memories, contacts and tool rules"
+admin.site.site_url = "/"  # "View site": the staff home page
+# The index already lists every model; at 1280-1440 px a second sidebar leaves lists too narrow.
+admin.site.enable_nav_sidebar = False
 
 urlpatterns = [
+    path("", home, name="home"),
+    # seed 000's deep_link, with or without a final slash
+    re_path(r"^contacts/(?P<contact_id>[^/]+)/?$", contact_page, name="contact-page"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.utils.html import format_html
+from django.utils.text import Truncator
 from guardian.admin import GuardedModelAdmin
 
 from contacts import permissions
 from contacts.models import Contact, ContactMessage, ContactNote
+from core.display import moment
 
 
 class MemoryNoteFormSet(forms.BaseInlineFormSet):
@@ -47,9 +50,19 @@ class MemoryNoteInline(admin.StackedInline):
         return self.has_change_permission(request, obj)
 
 
+def message_state(message: ContactMessage) -> str:
+    """An inbound message was received, whatever its status column says."""
+    return "received" if message.direction == ContactMessage.Direction.IN else message.status
+
+
+def message_way(message: ContactMessage) -> str:
+    arrow = "from contact" if message.direction == ContactMessage.Direction.IN else "to contact"
+    return f"{message.get_channel_display()} {arrow}"
+
+
 class MessageInline(admin.TabularInline):
     model = ContactMessage
-    fields = ["created_at", "direction", "channel", "status", "subject", "body"]
+    fields = ["when", "way", "state", "subject", "body"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -61,10 +74,22 @@ class MessageInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="when")
+    def when(self, message: ContactMessage) -> str:
+        return moment(message.created_at)
+
+    @admin.display(description="message")
+    def way(self, message: ContactMessage) -> str:
+        return message_way(message)
+
+    @admin.display(description="status")
+    def state(self, message: ContactMessage) -> str:
+        return message_state(message)
+
 
 @admin.register(Contact)
 class ContactAdmin(GuardedModelAdmin):
-    list_display = ["name", "email", "phone", "company", "has_memory_note", "updated_at"]
+    list_display = ["name", "email", "phone", "company", "has_memory_note", "updated"]
     search_fields = ["name", "email", "phone", "company"]
     inlines = [MemoryNoteInline, MessageInline]
 
@@ -104,10 +129,14 @@ class ContactAdmin(GuardedModelAdmin):
     def has_memory_note(self, contact: Contact) -> bool:
         return contact.notes.filter(kind=ContactNote.Kind.MEMORY).exists()
 
+    @admin.display(description="updated", ordering="updated_at")
+    def updated(self, contact: Contact) -> str:
+        return moment(contact.updated_at)
+
 
 @admin.register(ContactNote)
 class ContactNoteAdmin(admin.ModelAdmin):
-    list_display = ["contact", "kind", "short_body", "author", "updated_at"]
+    list_display = ["contact", "kind", "short_body", "author", "updated"]
     list_filter = ["kind"]
     search_fields = ["body", "contact__name"]
 
@@ -116,14 +145,34 @@ class ContactNoteAdmin(admin.ModelAdmin):
 
     @admin.display(description="body")
     def short_body(self, note: ContactNote) -> str:
-        return note.body[:90]
+        return format_html('<span title="{}">{}</span>', note.body, Truncator(note.body).chars(120))
+
+    @admin.display(description="updated", ordering="updated_at")
+    def updated(self, note: ContactNote) -> str:
+        return moment(note.updated_at)
 
 
 @admin.register(ContactMessage)
 class ContactMessageAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "contact", "direction", "channel", "status", "to_address"]
+    list_display = ["when", "contact", "way", "state", "to_address", "short_body"]
     list_filter = ["direction", "channel", "status"]
     search_fields = ["body", "contact__name", "to_address"]
 
     def get_queryset(self, request):
         return ContactMessage.objects.filter(contact__in=permissions.visible_contacts(request.user))
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, message: ContactMessage) -> str:
+        return moment(message.created_at)
+
+    @admin.display(description="message", ordering="channel")
+    def way(self, message: ContactMessage) -> str:
+        return message_way(message)
+
+    @admin.display(description="status", ordering="status")
+    def state(self, message: ContactMessage) -> str:
+        return message_state(message)
+
+    @admin.display(description="body")
+    def short_body(self, message: ContactMessage) -> str:
+        return format_html('<span title="{}">{}</span>', message.body, Truncator(message.body).chars(80))

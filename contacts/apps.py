@@ -3,4 +3,5 @@ from django.apps import AppConfig
 
 class ContactsConfig(AppConfig):
     name = "contacts"
+    verbose_name = "Contacts"
     default_auto_field = "django.db.models.BigAutoField"

@@ -74,7 +74,9 @@ class ContactNote(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} on {self.contact_id}: {self.body[:50]}"
+        # Read as a heading (the contact page's inline): whose note and how fresh, not its body.
+        when = f", updated {self.updated_at:%Y-%m-%d %H:%M} UTC" if self.updated_at else ""
+        return f"{self.get_kind_display()} note on {self.contact.name}{when}"
 
 
 class ContactMessage(models.Model):
@@ -116,4 +118,7 @@ class ContactMessage(models.Model):
         indexes = [models.Index(fields=["contact", "created_at"], name="contactmessage_contact_time")]
 
     def __str__(self) -> str:
-        return f"{self.direction} {self.channel} {self.contact_id}"
+        way = "from" if self.direction == self.Direction.IN else "to"
+        when = f", {self.created_at:%Y-%m-%d %H:%M} UTC" if self.created_at else ""
+        channel = "SMS" if self.channel == self.Channel.SMS else self.get_channel_display()
+        return f"{channel} {way} {self.contact.name}{when}"

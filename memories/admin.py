@@ -20,12 +20,16 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+from django.utils.translation import ngettext
 from guardian.admin import GuardedModelAdmin
 
+from core.display import age_html, moment
 from core.errors import MnemoError
 from memories import permissions, selectors, services
-from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, Tombstone
+from memories.latency import percentile
+from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, SearchLatency, Tombstone
 
 
 def _can(request: HttpRequest, perm: str, namespace: Namespace | None = None) -> bool:
@@ -59,6 +63,68 @@ class TagFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(tags__contains=[self.value()]) if self.value() else queryset
+
+
+class StatusFilter(admin.SimpleListFilter):
+    """By status, forgotten included; with no choice made, forgotten memories are hidden."""
+
+    title = "status"
+    parameter_name = "status"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("ready", "ready"),
+            ("queued", "queued"),
+            ("failed", "failed"),
+            ("forgotten", "forgotten"),
+            (self.ALL, "all, forgotten included"),
+        ]
+
+    def choices(self, changelist):
+        yield {
+            "selected": self.value() is None,
+            "query_string": changelist.get_query_string(remove=[self.parameter_name]),
+            "display": "live (not forgotten)",
+        }
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": self.value() == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == self.ALL:
+            return queryset
+        if value == "forgotten":
+            return queryset.filter(forgotten_at__isnull=False)
+        queryset = queryset.filter(forgotten_at__isnull=True)
+        return queryset.filter(status=value) if value in Memory.Status.values else queryset
+
+
+class SourceFilter(admin.SimpleListFilter):
+    """By source provider (what the agent said the memory came from), as stored."""
+
+    title = "source"
+    parameter_name = "source_provider"
+    NONE = "-"
+
+    def lookups(self, request, model_admin):
+        sources = (
+            permissions.visible_memories(request.user)
+            .exclude(source_provider="")
+            .order_by("source_provider")
+            .values_list("source_provider", flat=True)
+            .distinct()[:100]
+        )
+        return [*((source, source) for source in sources), (self.NONE, "none given")]
+
+    def queryset(self, request, queryset):
+        if self.value() == self.NONE:
+            return queryset.filter(source_provider="")
+        return queryset.filter(source_provider=self.value()) if self.value() else queryset
 
 
 class ExpiredFilter(admin.SimpleListFilter):
@@ -181,6 +247,83 @@ def _export_line(memory: Memory) -> str:
     )
 
 
+def _n(count: int, one: str, many: str) -> str:
+    """ "1 memory", "3 memories"."""
+    return f"{count} {ngettext(one, many, count)}"
+
+
+def _similarity(a: Memory, b: Memory) -> float | None:
+    """Cosine similarity of two memories' vectors (None if one is not embedded yet)."""
+    if a.embedding is None or b.embedding is None:
+        return None
+    import numpy as np
+
+    x, y = np.asarray(a.embedding, dtype=float), np.asarray(b.embedding, dtype=float)
+    return round(float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y))), 4)
+
+
+#: How history names the fields it shows.
+FIELD_LABELS = {
+    "text": "text",
+    "tags": "tags",
+    "expires_at": "expires",
+    "metadata": "metadata",
+    "importance": "importance",
+    "source_provider": "source",
+    "capture_mode": "capture mode",
+    "session_id": "session",
+}
+
+
+def _show(value) -> str:
+    if value in (None, "", [], {}):
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] == "T":
+        return value[:16].replace("T", " ")  # an ISO moment, to the minute
+    return str(value)
+
+
+def describe_event(event: MemoryEvent) -> list[tuple[str, str, str | None]]:
+    """What a history event did, as (what, old, new) rows; new None means a plain note.
+
+    Reads every generation of event data: old update events only name the fields they changed.
+    """
+    data = event.data or {}
+    rows: list[tuple[str, str, str | None]] = []
+    if event.event_type == MemoryEvent.Type.ADD:
+        via = data.get("via") or (f"correction of #{data['corrects']}" if data.get("corrects") else "")
+        rows.append(("added", via and f"via {via}", None))
+        if event.new_text:
+            rows.append(("text", "", event.new_text))
+        return rows
+    if event.old_text and event.new_text and event.old_text != event.new_text:
+        rows.append(("text", event.old_text, event.new_text))
+    changes = data.get("changes") or {}
+    for field, change in changes.items():
+        rows.append((FIELD_LABELS.get(field, field), _show(change.get("old")), _show(change.get("new"))))
+    if "old_expires_at" in data or "new_expires_at" in data:
+        rows.append(("expires", _show(data.get("old_expires_at")), _show(data.get("new_expires_at"))))
+    if event.event_type == MemoryEvent.Type.UPDATE and not rows:
+        named = ", ".join(FIELD_LABELS.get(f, f) for f in data.get("fields", []))
+        rows.append(("changed", named or "nothing", None))
+    if event.event_type == MemoryEvent.Type.MERGE:
+        if data.get("merged"):
+            rows.insert(0, (f"took in #{data['merged']}", event.old_text, None))
+        elif data.get("replaced_by"):
+            rows.insert(0, (f"merged into #{data['replaced_by']}", "", None))
+            rows = [r for r in rows if r[0] != "text"]
+    if event.event_type in (MemoryEvent.Type.FORGET, MemoryEvent.Type.CORRECT, MemoryEvent.Type.RESTORE):
+        if data.get("reason"):
+            rows.append(("reason", data["reason"], None))
+        if event.event_type == MemoryEvent.Type.CORRECT and event.new_text:
+            rows.append(("replaced by", f"#{data.get('replaced_by')}: {event.new_text}", None))
+    return rows
+
+
 class NamespaceScopedAdmin(admin.ModelAdmin):
     """Admin of objects that live in a namespace: seen by staff who may view that namespace."""
 
@@ -196,25 +339,15 @@ class NamespaceScopedAdmin(admin.ModelAdmin):
 @admin.register(Memory)
 class MemoryAdmin(NamespaceScopedAdmin):
     form = MemoryForm
-    list_display = [
-        "id",
-        "short_text",
-        "namespace",
-        "status_badge",
-        "tag_list",
-        "capture_mode",
-        "source_provider",
-        "expires_at",
-        "last_confirmed_at",
-        "created_at",
-    ]
-    list_display_links = ["id", "short_text"]
+    # The text takes the width; the rest of a memory is on its change page.
+    list_display = ["text_cell", "namespace", "status_badge", "tag_list", "age"]
+    list_display_links = ["text_cell"]
     list_filter = [
+        StatusFilter,
         VisibleNamespaceFilter,
-        "status",
         TagFilter,
         "capture_mode",
-        "source_provider",
+        SourceFilter,
         ExpiredFilter,
         TombstoneNearbyFilter,
     ]
@@ -238,7 +371,28 @@ class MemoryAdmin(NamespaceScopedAdmin):
         "updated_at",
         "forgotten_at",
     ]
-    fields = ["text", "tags", "expires_at", *readonly_fields]
+    fieldsets = [
+        (None, {"fields": ["text", "tags", "expires_at"]}),
+        (
+            "Where it lives and where it came from",
+            {"fields": ["namespace", "status_badge", "source_provider", "capture_mode", "importance", "session_id"]},
+        ),
+        (
+            "Record",
+            {
+                "fields": [
+                    "created_at",
+                    "created_by",
+                    "updated_at",
+                    "last_confirmed_at",
+                    "forgotten_at",
+                    "event_id",
+                    "embedding_model",
+                    "metadata",
+                ]
+            },
+        ),
+    ]
     actions = ["reembed", "confirm", "forget_with_reason", "change_expiry", "export_jsonl"]
     change_form_template = "admin/memories/memory/change_form.html"
     change_list_template = "admin/memories/memory/change_list.html"
@@ -274,8 +428,11 @@ class MemoryAdmin(NamespaceScopedAdmin):
     # --- columns ---------------------------------------------------------------------------------
 
     @admin.display(description="text", ordering="text")
-    def short_text(self, memory: Memory) -> str:
-        return memory.text if len(memory.text) <= 90 else memory.text[:89] + "…"
+    def text_cell(self, memory: Memory) -> str:
+        # Cut at a word for the list; the whole text is the tooltip (and the change page).
+        return format_html(
+            '<span class="mnemo-text" title="{}">{}</span>', memory.text, Truncator(memory.text).chars(160)
+        )
 
     @admin.display(description="status", ordering="status")
     def status_badge(self, memory: Memory) -> str:
@@ -286,7 +443,11 @@ class MemoryAdmin(NamespaceScopedAdmin):
 
     @admin.display(description="tags")
     def tag_list(self, memory: Memory) -> str:
-        return ", ".join(memory.tags)
+        return format_html_join(" ", '<span class="mnemo-tag">{}</span>', ((t,) for t in memory.tags)) or "—"
+
+    @admin.display(description="age", ordering="created_at")
+    def age(self, memory: Memory) -> str:
+        return age_html(memory.created_at)
 
     # --- editing ---------------------------------------------------------------------------------
 
@@ -308,13 +469,36 @@ class MemoryAdmin(NamespaceScopedAdmin):
                 messages.INFO,
             )
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.forgotten_at is not None:
+            return ["text", "tags", "expires_at", *self.readonly_fields]  # forgotten: nothing to edit
+        return self.readonly_fields
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
+        from django.conf import settings
+
         memory = self.get_object(request, object_id)
         extra = dict(extra_context or {})
         if memory is not None:
-            extra["mnemo_history"] = MemoryEvent.objects.filter(memory_id=memory.pk).select_related("actor")
-            extra["mnemo_neighbours"] = selectors.nearest_neighbours(memory=memory, limit=5)
-            extra["mnemo_can_merge"] = self.has_change_permission(request, memory) and memory.forgotten_at is None
+            can_write = self.has_change_permission(request, memory)
+            live = memory.forgotten_at is None
+            threshold = settings.MNEMO_MERGE_MIN_SIMILARITY
+            extra["mnemo_history"] = [
+                (event, describe_event(event))
+                for event in MemoryEvent.objects.filter(memory_id=memory.pk).select_related("actor")
+            ]
+            extra["mnemo_neighbours"] = [
+                (neighbour, similarity, similarity >= threshold)
+                for neighbour, similarity in selectors.nearest_neighbours(memory=memory, limit=5)
+            ]
+            extra["mnemo_merge_threshold"] = threshold
+            extra["mnemo_can_merge"] = can_write and live
+            extra["mnemo_can_forget"] = can_write and live
+            extra["mnemo_tombstone"] = None if live else memory.tombstones.order_by("-created_at").first()
+            extra["mnemo_can_restore"] = can_write and extra["mnemo_tombstone"] is not None
+            if not live:
+                # A forgotten memory is on record, not in use: its page shows it, it edits nothing.
+                extra.update(show_save=False, show_save_and_continue=False, show_save_and_add_another=False)
         return super().change_view(request, object_id, form_url, extra_context=extra)
 
     # --- actions ---------------------------------------------------------------------------------
@@ -323,12 +507,12 @@ class MemoryAdmin(NamespaceScopedAdmin):
     def reembed(self, request, queryset):
         ids = self._writable(request, queryset)
         services.reembed_memories(ids=ids)
-        self.message_user(request, f"{len(ids)} memories queued for embedding.", messages.SUCCESS)
+        self.message_user(request, f"{_n(len(ids), 'memory', 'memories')} queued for embedding.", messages.SUCCESS)
 
     @admin.action(description="Confirm selected memories (last confirmed = now)")
     def confirm(self, request, queryset):
         count = services.confirm_memories(actor=request.user, ids=self._writable(request, queryset))
-        self.message_user(request, f"{count} memories confirmed.", messages.SUCCESS)
+        self.message_user(request, f"{_n(count, 'memory', 'memories')} confirmed.", messages.SUCCESS)
 
     @admin.action(description="Forget selected memories (with a reason)…")
     def forget_with_reason(self, request, queryset):
@@ -338,7 +522,10 @@ class MemoryAdmin(NamespaceScopedAdmin):
             for memory in Memory.objects.filter(id__in=ids):
                 services.forget_memory(actor=request.user, memory=memory, reason=form.cleaned_data["reason"])
             self.message_user(
-                request, f"{len(ids)} memories forgotten; they are listed under tombstones.", messages.SUCCESS
+                request,
+                f"{_n(len(ids), 'memory', 'memories')} forgotten; "
+                + ngettext("it is listed under tombstones.", "they are listed under tombstones.", len(ids)),
+                messages.SUCCESS,
             )
             return None
         return self._intermediate(
@@ -360,7 +547,7 @@ class MemoryAdmin(NamespaceScopedAdmin):
             except MnemoError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
                 return None
-            self.message_user(request, f"Expiry changed on {count} memories.", messages.SUCCESS)
+            self.message_user(request, f"Expiry changed on {_n(count, 'memory', 'memories')}.", messages.SUCCESS)
             return None
         return self._intermediate(
             request,
@@ -401,14 +588,29 @@ class MemoryAdmin(NamespaceScopedAdmin):
                 name="memories_memory_merge",
             ),
             path("duplicates/", self.admin_site.admin_view(self.duplicates_view), name="memories_memory_duplicates"),
+            path("<int:pk>/forget/", self.admin_site.admin_view(self.forget_view), name="memories_memory_forget"),
+            path("<int:pk>/restore/", self.admin_site.admin_view(self.restore_view), name="memories_memory_restore"),
         ]
         return custom + super().get_urls()
 
     def merge_view(self, request, keep_id: int, drop_id: int):
+        from django.conf import settings
+
         keep = get_object_or_404(self.get_queryset(request), pk=keep_id)
         drop = get_object_or_404(self.get_queryset(request), pk=drop_id)
         if not (self.has_change_permission(request, keep) and self.has_change_permission(request, drop)):
             raise PermissionDenied
+        similarity = _similarity(keep, drop)
+        threshold = settings.MNEMO_MERGE_MIN_SIMILARITY
+        if similarity is None or similarity < threshold:
+            shown = "unknown (not embedded yet)" if similarity is None else f"{similarity:.3f}"
+            self.message_user(
+                request,
+                f"Memories {keep.pk} and {drop.pk} are not close enough to merge: similarity {shown}, "
+                f"merge needs at least {threshold} (MNEMO_MERGE_MIN_SIMILARITY). Forget one instead if it is wrong.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[keep.pk]))
         if request.method == "POST":
             try:
                 services.merge_memories(actor=request.user, keep=keep, drop=drop)
@@ -426,9 +628,85 @@ class MemoryAdmin(NamespaceScopedAdmin):
             "title": "Merge these memories?",
             "keep": keep,
             "drop": drop,
+            "similarity": similarity,
+            "merged_tags": services.clean_tags([*keep.tags, *drop.tags]),
             "opts": self.model._meta,
+            "original": keep,
         }
         return TemplateResponse(request, "admin/memories/memory/merge_confirmation.html", context)
+
+    def _writable_memory(self, request, pk: int) -> Memory:
+        memory = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not self.has_change_permission(request, memory):
+            raise PermissionDenied
+        return memory
+
+    def forget_view(self, request, pk: int):
+        """The change page's "Forget…" button: ask for a reason, then forget this one memory."""
+        memory = self._writable_memory(request, pk)
+        change_url = reverse("admin:memories_memory_change", args=[memory.pk])
+        if memory.forgotten_at is not None:
+            self.message_user(request, f"Memory {memory.pk} is already forgotten.", messages.WARNING)
+            return HttpResponseRedirect(change_url)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.forget_memory(actor=request.user, memory=memory, reason=form.cleaned_data["reason"])
+            except MnemoError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"Memory {memory.pk} forgotten; it is kept as a tombstone.", messages.SUCCESS
+                )
+            return HttpResponseRedirect(change_url)
+        return self._one_confirmation(
+            request,
+            memory,
+            form,
+            f"Forget memory {memory.pk}?",
+            "It leaves recall at once and is kept as a tombstone with your reason; it can be restored.",
+            "Yes, forget it",
+        )
+
+    def restore_view(self, request, pk: int):
+        """The change page's "Restore…" button on a forgotten memory: back to recall."""
+        memory = self._writable_memory(request, pk)
+        change_url = reverse("admin:memories_memory_change", args=[memory.pk])
+        tombstone = memory.tombstones.order_by("-created_at").first()
+        if memory.forgotten_at is None or tombstone is None:
+            self.message_user(request, f"Memory {memory.pk} is not forgotten; nothing to restore.", messages.WARNING)
+            return HttpResponseRedirect(change_url)
+        if request.method == "POST":
+            try:
+                services.restore_memory(actor=request.user, tombstone=tombstone)
+            except MnemoError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Memory {memory.pk} restored to recall.", messages.SUCCESS)
+            return HttpResponseRedirect(change_url)
+        return self._one_confirmation(
+            request,
+            memory,
+            None,
+            f"Restore memory {memory.pk}?",
+            f"It was {tombstone.kind}"
+            + (f" ({tombstone.reason})" if tombstone.reason else "")
+            + ". It comes back to recall; its tombstone goes; history records it.",
+            "Yes, restore it",
+        )
+
+    def _one_confirmation(self, request, memory, form, title, explanation, confirm_label):
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "explanation": explanation,
+            "memory": memory,
+            "form": form,
+            "confirm_label": confirm_label,
+            "opts": self.model._meta,
+            "original": memory,
+        }
+        return TemplateResponse(request, "admin/memories/memory/one_confirmation.html", context)
 
     def duplicates_view(self, request):
         from django.conf import settings
@@ -484,7 +762,7 @@ class MemoryAdmin(NamespaceScopedAdmin):
                         )
             done += 1
         verb = "merged (each into its oldest memory)" if action == "merge" else "dismissed"
-        self.message_user(request, f"{done} clusters {verb}.", messages.SUCCESS)
+        self.message_user(request, f"{_n(done, 'cluster', 'clusters')} {verb}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:memories_memory_duplicates"))
 
     def _members(self, request, cluster: str) -> list[Memory]:
@@ -496,7 +774,7 @@ class MemoryAdmin(NamespaceScopedAdmin):
 
 @admin.register(Tombstone)
 class TombstoneAdmin(NamespaceScopedAdmin):
-    list_display = ["id", "short_text", "namespace", "kind", "reason", "replacement", "created_by", "created_at"]
+    list_display = ["short_text", "namespace", "kind", "short_reason", "replacement", "created_by", "when"]
     list_filter = ["kind"]
     search_fields = ["text", "reason"]
     readonly_fields = ["memory", "namespace", "text", "kind", "reason", "replaced_by", "created_by", "created_at"]
@@ -519,7 +797,17 @@ class TombstoneAdmin(NamespaceScopedAdmin):
 
     @admin.display(description="text")
     def short_text(self, tombstone: Tombstone) -> str:
-        return tombstone.text if len(tombstone.text) <= 90 else tombstone.text[:89] + "…"
+        return format_html(
+            '<span class="mnemo-text" title="{}">{}</span>', tombstone.text, Truncator(tombstone.text).chars(120)
+        )
+
+    @admin.display(description="reason", ordering="reason")
+    def short_reason(self, tombstone: Tombstone) -> str:
+        return format_html('<span title="{}">{}</span>', tombstone.reason, Truncator(tombstone.reason).chars(80))
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, tombstone: Tombstone) -> str:
+        return moment(tombstone.created_at)
 
     @admin.display(description="replaced by")
     def replacement(self, tombstone: Tombstone) -> str:
@@ -546,7 +834,7 @@ class TombstoneAdmin(NamespaceScopedAdmin):
                     restored += 1
                 except MnemoError as exc:
                     failed.append(f"#{tombstone.pk}: {exc.message}")
-            self.message_user(request, f"{restored} memories restored to recall.", messages.SUCCESS)
+            self.message_user(request, f"{_n(restored, 'memory', 'memories')} restored to recall.", messages.SUCCESS)
             for failure in failed:
                 self.message_user(request, failure, messages.ERROR)
             return None
@@ -580,8 +868,25 @@ class NamespaceAdmin(GuardedModelAdmin):
 class MemoryEventAdmin(admin.ModelAdmin):
     """History, read-only."""
 
-    list_display = ["created_at", "memory_id", "event_type", "actor"]
+    list_display = ["when", "memory_link", "event_type", "actor", "summary"]
     list_filter = ["event_type"]
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, event: MemoryEvent) -> str:
+        return moment(event.created_at)
+
+    @admin.display(description="memory", ordering="memory_id")
+    def memory_link(self, event: MemoryEvent) -> str:
+        url = reverse("admin:memories_memory_change", args=[event.memory_id])
+        return format_html('<a href="{}">#{}</a>', url, event.memory_id)
+
+    @admin.display(description="what")
+    def summary(self, event: MemoryEvent) -> str:
+        parts = [
+            f"{what}: {old} → {new}" if new is not None else f"{what} {old}".strip()
+            for what, old, new in describe_event(event)
+        ]
+        return Truncator("; ".join(parts)).chars(160)
 
     def get_queryset(self, request):
         visible = permissions.visible_memories(request.user).values("id")
@@ -601,3 +906,43 @@ class MemoryEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(SearchLatency)
+class SearchLatencyAdmin(admin.ModelAdmin):
+    """Search durations per minute (the staff home page's chart), read-only."""
+
+    list_display = ["when", "count", "mean", "slowest", "p95"]
+    date_hierarchy = "minute"
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="minute", ordering="minute")
+    def when(self, row: SearchLatency) -> str:
+        return moment(row.minute)
+
+    @admin.display(description="mean")
+    def mean(self, row: SearchLatency) -> str:
+        return f"{row.total_ms / row.count:.1f} ms" if row.count else "—"
+
+    @admin.display(description="slowest", ordering="max_ms")
+    def slowest(self, row: SearchLatency) -> str:
+        return f"{row.max_ms:.1f} ms"
+
+    @admin.display(description="95th percentile")
+    def p95(self, row: SearchLatency) -> str:
+        value = percentile(list(row.buckets), 0.95)
+        return "—" if value is None else f"≤ {value:.0f} ms"

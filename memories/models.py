@@ -106,6 +106,8 @@ class Memory(models.Model):
     )
 
     class Meta:
+        verbose_name = "memory"
+        verbose_name_plural = "memories"
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(importance__gte=0) & Q(importance__lte=1), name="memory_importance_0_1"),
@@ -224,6 +226,8 @@ class MemoryEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = "history event"
+        verbose_name_plural = "history"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["memory", "created_at"], name="memoryevent_memory_time")]
 
@@ -247,3 +251,32 @@ class DuplicateDismissal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.memory_a_id} ≠ {self.memory_b_id}"
+
+
+#: Upper bounds (milliseconds) of the search-latency histogram's buckets; the last one is open.
+LATENCY_BOUNDS_MS = (5, 10, 25, 50, 100, 250, 500, 1000, 2500)
+
+
+class SearchLatency(models.Model):
+    """How long searches took, one row per minute: count, sum, maximum and a histogram.
+
+    The staff home page charts the last hour from it. Searches are buffered in process and written
+    at most once a second (memories.latency), so a search costs microseconds, not a round trip;
+    rows older than a day are pruned when a new minute begins. Prometheus metrics, where
+    deployed, are the detailed record.
+    """
+
+    minute = models.DateTimeField(unique=True)
+    count = models.PositiveIntegerField(default=0)
+    total_ms = models.FloatField(default=0)
+    max_ms = models.FloatField(default=0)
+    #: Searches per bucket of LATENCY_BOUNDS_MS (≤ 5 ms, ≤ 10 ms, …, then > 2500 ms).
+    buckets = ArrayField(models.PositiveIntegerField(), default=list)
+
+    class Meta:
+        verbose_name = "search latency (per minute)"
+        verbose_name_plural = "search latency (per minute)"
+        ordering = ["-minute"]
+
+    def __str__(self) -> str:
+        return f"{self.minute:%Y-%m-%d %H:%M}: {self.count} searches"

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -75,6 +76,28 @@ def purge_batch(ids: list[int]) -> int:
 
 
 # --- export ---------------------------------------------------------------------------------------------
+
+
+def exports_dir() -> Path:
+    """Where export files go unless an absolute path is given: inside the data folder, which git
+    ignores, never in the project folder."""
+    return Path(settings.MNEMO_DATA_DIR) / "exports"
+
+
+def export_path(output: str) -> Path:
+    """An export's file: an absolute path as it is, a relative name under :func:`exports_dir`."""
+    path = Path(output).expanduser()
+    return path if path.is_absolute() else exports_dir() / path
+
+
+def resolve_import_path(name: str) -> Path:
+    """An import's file: as given if it exists, else the same relative name in :func:`exports_dir`
+    (so ``import_memories backup.jsonl`` finds what ``export_memories --output backup.jsonl`` wrote)."""
+    path = Path(name).expanduser()
+    if path.exists() or path.is_absolute():
+        return path
+    candidate = exports_dir() / path
+    return candidate if candidate.exists() else path
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -156,6 +179,7 @@ class ImportReport:
     skipped_near: int = 0
     near_reported: int = 0
     tombstones: int = 0
+    tombstones_already: int = 0
     rejected: list[tuple[int, str, str]] = field(default_factory=list)  # (line, code, reason)
 
 
@@ -291,8 +315,10 @@ def import_lines(
     flush()
     for number, record in tombstones:
         try:
-            _import_tombstone(record, namespace=namespace, cache=cache, old_to_new=old_to_new)
-            report.tombstones += 1
+            if _import_tombstone(record, namespace=namespace, cache=cache, old_to_new=old_to_new):
+                report.tombstones += 1
+            else:
+                report.tombstones_already += 1
         except MnemoError as exc:
             report.rejected.append((number, "INVALID_INPUT", exc.message))
         if on_progress:
@@ -374,7 +400,8 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
     report.imported += len(kept)
 
 
-def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, old_to_new) -> None:
+def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, old_to_new) -> bool:
+    """Write the tombstone of this line; False if an earlier run already did (nothing written)."""
     key = namespace or record.get("namespace")
     text = record.get("text")
     if not isinstance(key, str) or not isinstance(text, str) or not text:
@@ -383,17 +410,28 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
     if embedding is not None and (not isinstance(embedding, list) or len(embedding) != EMBEDDING_DIMENSIONS):
         raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
     memory_id = old_to_new.get(record.get("memory_id"))
-    if memory_id and Tombstone.objects.filter(memory_id=memory_id, text=text).exists():
-        return  # imported by an earlier run
+    kind = record.get("kind") if record.get("kind") in Tombstone.Kind.values else Tombstone.Kind.FORGOTTEN
+    reason = str(record.get("reason") or "")
+    target = _namespace(key, cache)
+    # The same tombstone again (a rerun): of the same memory, or, for one whose memory is gone,
+    # the same namespace, text, kind and reason.
+    same = (
+        Tombstone.objects.filter(memory_id=memory_id, text=text)
+        if memory_id
+        else Tombstone.objects.filter(memory__isnull=True, namespace=target, text=text, kind=kind, reason=reason)
+    )
+    if same.exists():
+        return False
     Tombstone.objects.create(
         memory_id=memory_id,
-        namespace=_namespace(key, cache),
+        namespace=target,
         text=text,
         embedding=embedding,
-        kind=record.get("kind") if record.get("kind") in Tombstone.Kind.values else Tombstone.Kind.FORGOTTEN,
-        reason=str(record.get("reason") or ""),
+        kind=kind,
+        reason=reason,
         replaced_by_id=old_to_new.get(record.get("replaced_by")),
     )
+    return True
 
 
 # --- statistics -----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
 from memories.embedding import embed_texts
+from memories.latency import timed_search
 from memories.models import Memory, MemoryEvent, Namespace
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
@@ -183,6 +184,7 @@ fr AS (
 """
 
 
+@timed_search  # one cheap upsert per search, for the staff home page's latency chart
 def search_memories(
     *,
     namespace_ids: list[int],

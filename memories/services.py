@@ -435,6 +435,12 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
         changes["tags"] = clean_tags(changes["tags"])
     if changes.get("expires_at") is not None and changes["expires_at"] <= timezone.now():
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
+    # Old and new value of every other field that changed, so history reads "tags: a → a, b".
+    values = {
+        field: {"old": _plain(getattr(memory, field)), "new": _plain(value)}
+        for field, value in changes.items()
+        if field != "text" and _plain(getattr(memory, field)) != _plain(value)
+    }
     for field, value in changes.items():
         setattr(memory, field, value)
     text_changed = "text" in changes and changes["text"] != old_text
@@ -449,6 +455,7 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
         old_text=old_text if text_changed else "",
         new_text=memory.text if text_changed else "",
         fields=sorted(changes),
+        changes=values,
     )
     if text_changed:
         enqueue_embedding(ids=[memory.id])
@@ -537,19 +544,61 @@ def confirm_memory(*, actor: Any, memory: Memory) -> Memory:
     return memory
 
 
+#: Capture modes from weakest to strongest: a fact the user stated beats one that was inferred.
+_CAPTURE_STRENGTH = {"": 0, Memory.CaptureMode.INFERRED: 1, Memory.CaptureMode.EXPLICIT: 2}
+
+
 @transaction.atomic
 def merge_memories(*, actor: Any, keep: Memory, drop: Memory) -> Tombstone:
-    """Keep one memory, tombstone the other with reason "merged" pointing at the one kept; both
-    histories record it."""
+    """Keep one memory, tombstone the other with reason "merged" pointing at the one kept.
+
+    The kept memory takes what the dropped one knew: the union of both memories' tags, the
+    stronger capture mode (explicit > inferred > none) and the higher importance. Its text stays
+    as it is. Both histories record the merge; the kept one's event lists what it gained
+    (``changes``: old → new of tags, capture mode, importance).
+    """
     if keep.pk == drop.pk:
         raise InvalidInput("a memory cannot be merged into itself.")
     if keep.namespace_id != drop.namespace_id:
         raise InvalidInput("only memories of the same namespace can be merged.")
+    keep = Memory.objects.select_for_update().get(pk=keep.pk)
+    drop = Memory.objects.select_for_update().get(pk=drop.pk)
     if keep.forgotten_at is not None:
         raise InvalidInput(f"memory {keep.pk} was forgotten; merge into a live memory.")
+    gained = {
+        "tags": clean_tags([*keep.tags, *drop.tags]),
+        "capture_mode": max(keep.capture_mode, drop.capture_mode, key=lambda m: _CAPTURE_STRENGTH.get(m, 0)),
+        "importance": max(keep.importance, drop.importance),
+    }
+    changes = {
+        field: {"old": _plain(getattr(keep, field)), "new": _plain(value)}
+        for field, value in gained.items()
+        if _plain(getattr(keep, field)) != _plain(value)
+    }
     tombstone = forget_memory(actor=actor, memory=drop, reason="merged", kind=Tombstone.Kind.MERGED, replaced_by=keep)
-    _event(keep, MemoryEvent.Type.MERGE, actor=actor, old_text=drop.text, merged=drop.pk, tombstone_id=tombstone.pk)
+    if changes:
+        for field, value in gained.items():
+            setattr(keep, field, value)
+        keep.save(update_fields=[*gained, "updated_at"])
+    _event(
+        keep,
+        MemoryEvent.Type.MERGE,
+        actor=actor,
+        old_text=drop.text,
+        merged=drop.pk,
+        tombstone_id=tombstone.pk,
+        changes=changes,
+    )
     return tombstone
+
+
+def _plain(value: Any) -> Any:
+    """A field value as history stores it (JSON): datetimes as ISO text, lists as lists."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return list(value)
+    return value
 
 
 @transaction.atomic

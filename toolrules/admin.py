@@ -8,7 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.html import format_html
+from django.utils.text import Truncator
 
+from core.display import moment
 from toolrules.models import ToolMemoryRule, ToolStatistic
 from toolrules.services import rules_for_prompt
 
@@ -23,13 +26,25 @@ class PreviewForm(forms.Form):
 
 @admin.register(ToolMemoryRule)
 class ToolMemoryRuleAdmin(admin.ModelAdmin):
-    list_display = ["tool_name", "priority", "source", "rule", "owner", "updated_at"]
+    list_display = ["tool_name", "priority", "source", "rule_text", "binds", "updated"]
     list_filter = ["tool_name", "priority", "source"]
     search_fields = ["rule", "tool_name", "owner__username"]
     ordering = ["tool_name", "priority", "-updated_at"]
     fields = ["id", "tool_name", "rule", "priority", "source", "tags", "owner", "created_at", "updated_at"]
     readonly_fields = ["id", "created_at", "updated_at"]
     change_list_template = "admin/toolrules/toolmemoryrule/change_list.html"
+
+    @admin.display(description="rule", ordering="rule")
+    def rule_text(self, rule: ToolMemoryRule) -> str:
+        return format_html('<span title="{}">{}</span>', rule.rule, Truncator(rule.rule).chars(140))
+
+    @admin.display(description="binds", ordering="owner__username")
+    def binds(self, rule: ToolMemoryRule) -> str:
+        return rule.owner.username if rule.owner_id else "everyone"
+
+    @admin.display(description="updated", ordering="updated_at")
+    def updated(self, rule: ToolMemoryRule) -> str:
+        return moment(rule.updated_at)
 
     def get_urls(self):
         return [
@@ -60,9 +75,19 @@ class ToolMemoryRuleAdmin(admin.ModelAdmin):
 
 @admin.register(ToolStatistic)
 class ToolStatisticAdmin(admin.ModelAdmin):
-    list_display = ["tool_name", "owner", "calls", "successes", "failures", "last_failure_at", "last_error"]
+    list_display = ["tool_name", "owner", "calls", "successes", "failures", "last_failure", "short_error"]
     list_filter = ["tool_name"]
     readonly_fields = [f.name for f in ToolStatistic._meta.fields]
+
+    @admin.display(description="last failure", ordering="last_failure_at")
+    def last_failure(self, statistic: ToolStatistic) -> str:
+        return moment(statistic.last_failure_at)
+
+    @admin.display(description="last error")
+    def short_error(self, statistic: ToolStatistic) -> str:
+        return format_html(
+            '<span title="{}">{}</span>', statistic.last_error, Truncator(statistic.last_error).chars(80)
+        )
 
     def has_add_permission(self, request):
         return False

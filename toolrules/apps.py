@@ -3,4 +3,5 @@ from django.apps import AppConfig
 
 class ToolrulesConfig(AppConfig):
     name = "toolrules"
+    verbose_name = "Tool rules"
     default_auto_field = "django.db.models.BigAutoField"

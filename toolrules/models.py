@@ -55,6 +55,8 @@ class ToolMemoryRule(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "tool rule"
+        verbose_name_plural = "tool rules"
         constraints = [
             # The same rule twice for the same tool and owner is one rule.
             models.UniqueConstraint(
@@ -100,6 +102,8 @@ class ToolStatistic(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "tool statistic"
+        verbose_name_plural = "tool statistics"
         constraints = [models.UniqueConstraint(fields=["owner", "tool_name"], name="toolstatistic_unique")]
         ordering = ["tool_name"]
 

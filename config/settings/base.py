@@ -216,6 +216,8 @@ CELERY_BEAT_SCHEDULE = {
 # Two memories are near-duplicates when their cosine similarity is at least this (chosen from
 # measurements: see README "Near-duplicates").
 MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", default=0.93)
+# The admin offers "merge into this" from this similarity (every measured rephrasing scored ≥ 0.83).
+MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8)
 # A write that waits longer than this for a row lock fails with DATABASE_ERROR instead of hanging.
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.

@@ -118,6 +118,6 @@ def test_staff_curate_memories_in_the_browser(page, data):
     login(page, "reader")
     p.goto("/admin/memories/memory/")
     page.snap("reader-changelist")
-    texts = sorted(t.strip() for t in p.locator("#result_list tbody td.field-short_text").all_inner_texts())
+    texts = sorted(t.strip() for t in p.locator("#result_list tbody .field-text_cell").all_inner_texts())
     assert texts == sorted([data["bob1"].text, data["bob2"].text])
     assert set(visible_memories(reader).values_list("namespace__key", flat=True)) == {"user:bob"}

@@ -188,7 +188,7 @@ def test_export_then_import_into_an_empty_database_reproduces_the_memories(ns, t
     Namespace.objects.all().delete()
 
     out, err = run("import_memories", str(path))
-    assert "Imported 4 memories and 1 tombstones" in out, out + err
+    assert "Imported 4 memories and 1 tombstone;" in out, out + err
     after_path = tmp_path / "again.jsonl"
     run("export_memories", "--include-tombstones", "--output", str(after_path))
     after = [json.loads(line) for line in after_path.read_text().splitlines()]
@@ -215,7 +215,7 @@ def test_export_then_import_into_an_empty_database_reproduces_the_memories(ns, t
 
     # Running the import again changes nothing: every line is already there.
     out, _ = run("import_memories", str(path))
-    assert "Imported 0 memories" in out and "4 already present" in out
+    assert "Imported 0 memories and 0 tombstones" in out and "4 memories and 1 tombstone already present" in out
     assert Memory.objects.count() == 4 and Tombstone.objects.count() == 1
 
 
@@ -256,7 +256,7 @@ def test_import_with_skip_if_near_skips_duplicates(ns, tmp_path):
         + "\n"
     )
     out, _ = run("import_memories", str(path), "--dedup-policy", "skip_if_near")
-    assert "Imported 1 memories" in out and "1 skipped as near-duplicates" in out
+    assert "Imported 1 memory and" in out and "1 skipped as near-duplicates" in out
 
 
 def test_import_failure_modes_are_one_line(tmp_path):

@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 class Command(BaseCommand):
@@ -20,6 +20,19 @@ class Command(BaseCommand):
         parser.add_argument("--username", default="admin")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            self._ensure(options)
+        except CommandError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - make run shows one line and a way out, not a traceback
+            first = (str(exc).strip().splitlines() or [""])[0]
+            raise CommandError(
+                f"could not check or create the superuser ({exc.__class__.__name__}: {first}). "
+                "Run `manage.py mnemo_doctor` to see what is wrong with the database, or create one with "
+                "`manage.py createsuperuser`."
+            ) from exc
+
+    def _ensure(self, options: dict[str, Any]) -> None:
         User = get_user_model()
         username = options["username"]
         if User.objects.filter(username=username).exists():

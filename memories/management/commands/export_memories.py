@@ -14,6 +14,7 @@ from django.core.management.base import CommandError, CommandParser
 from core.commands import MnemoCommand
 from core.progress import progress
 from memories import ops
+from memories.models import Namespace
 
 
 class Command(MnemoCommand):
@@ -22,7 +23,8 @@ class Command(MnemoCommand):
         '--output or standard output. --include-tombstones adds the tombstones ("type": "tombstone"); '
         "--with-embeddings adds the vectors, so an import with the same model needs no embedding. A file is "
         "written to a temporary name and renamed when complete. "
-        "Example: manage.py export_memories --namespace user:alice --output alice.jsonl"
+        "Example: manage.py export_memories --namespace user:alice --output alice.jsonl "
+        "(writes var/exports/alice.jsonl)"
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,9 +32,15 @@ class Command(MnemoCommand):
         parser.add_argument("--namespace", help="only this namespace")
         parser.add_argument("--include-tombstones", action="store_true")
         parser.add_argument("--with-embeddings", action="store_true", help="include the embedding vectors")
-        parser.add_argument("--output", help="file to write (default: standard output)")
+        parser.add_argument(
+            "--output",
+            help="file to write (default: standard output); a relative name goes to MNEMO_DATA_DIR/exports/ "
+            "(var/exports/ by default, which git ignores), an absolute path is used as it is",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["namespace"] and not Namespace.objects.filter(key=options["namespace"]).exists():
+            raise CommandError(f"no namespace {options['namespace']!r}; `manage.py memory_stats` lists them.")
         records = ops.export_records(
             namespace=options["namespace"],
             include_tombstones=options["include_tombstones"],
@@ -43,7 +51,9 @@ class Command(MnemoCommand):
             for record in records:
                 self.stdout.write(json.dumps(record, ensure_ascii=False))
             return
-        target = Path(options["output"])
+        target = ops.export_path(options["output"])
+        if target.is_relative_to(ops.exports_dir()):
+            target.parent.mkdir(parents=True, exist_ok=True)  # the data folder's own: made on first use
         if not target.parent.exists():
             raise CommandError(f"cannot write {target}: folder {target.parent} does not exist.")
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")

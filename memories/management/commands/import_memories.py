@@ -12,6 +12,10 @@ from memories import ops
 from memories.embedding import EmbedderUnavailable
 
 
+def _n(count: int, one: str, many: str = "") -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 class Command(MnemoCommand):
     help = (
         "Import memories from a JSON Lines file (as export_memories writes). Each line is checked like "
@@ -23,7 +27,9 @@ class Command(MnemoCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
-        parser.add_argument("file")
+        parser.add_argument(
+            "file", help="a JSON Lines file; a relative name not found here is looked for in MNEMO_DATA_DIR/exports/"
+        )
         parser.add_argument("--namespace", help="import every line into this namespace instead of its own")
         parser.add_argument(
             "--dedup-policy",
@@ -35,7 +41,7 @@ class Command(MnemoCommand):
         parser.add_argument("--batch-size", type=int, default=64)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = options["file"]
+        path = str(ops.resolve_import_path(options["file"]))
         try:
             with open(path, encoding="utf-8") as handle:
                 lines = list(enumerate(handle, start=1))
@@ -61,8 +67,10 @@ class Command(MnemoCommand):
         for line, code, reason in report.rejected:
             self.stderr.write(f"line {line}: rejected ({code}): {reason}")
         summary = (
-            f"Imported {report.imported} memories and {report.tombstones} tombstones; "
-            f"{report.already} already present, {report.skipped_near} skipped as near-duplicates, "
+            f"Imported {_n(report.imported, 'memory', 'memories')} and {_n(report.tombstones, 'tombstone')}; "
+            f"{_n(report.already, 'memory', 'memories')} and {_n(report.tombstones_already, 'tombstone')} "
+            "already present, "
+            f"{report.skipped_near} skipped as near-duplicates, "
             f"{report.near_reported} imported next to a near-duplicate, {len(report.rejected)} rejected."
         )
         self.say(summary, options)
