@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('toolrules', '0001_tool_rules'),
+        ('toolrules', '0002_fingerprint_typographic_apostrophes'),
     ]
 
     operations = [
