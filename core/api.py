@@ -74,13 +74,11 @@ def query(serializer_class: type[serializers.Serializer], request: Request) -> d
 
 
 def _field_schema(field: serializers.Field) -> dict[str, Any]:
-    from core.fields import AwareDateTimeField, JSONValueField  # noqa: F401 (types named below)
-
     schema: dict[str, Any]
     if isinstance(field, serializers.Serializer):
         schema = json_schema(type(field), instance=field)
     elif isinstance(field, serializers.ListSerializer):
-        schema = {"type": "array", "items": _field_schema(field.child)}
+        schema = {"type": "array", "items": _field_schema(field.child) if field.child is not None else {}}
     elif isinstance(field, serializers.ChoiceField):
         schema = {"enum": list(field.choices)}
         if all(isinstance(c, str) for c in field.choices):

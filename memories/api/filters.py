@@ -10,6 +10,7 @@ import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from rest_framework import serializers
 
 from core.fields import TAG_MAX_LENGTH, parse_aware_datetime, text_problem
 from memories.api.serializers import NAMESPACE_MAX
@@ -91,7 +92,13 @@ class MemoryFilter(django_filters.FilterSet):
     def filter_expired(self, queryset: QuerySet[Memory], name: str, value: bool) -> QuerySet[Memory]:
         return queryset
 
+    #: Typed parameters: present but empty is an error, not "no filter" (the schema says so).
+    NOT_EMPTY = ("status", "capture_mode", "created_after", "created_before", "include_forgotten", "include_expired")
+
     def filter_queryset(self, queryset: QuerySet[Memory]) -> QuerySet[Memory]:
+        empty = [name for name in self.NOT_EMPTY if self.data.get(name) == ""]
+        if empty:
+            raise serializers.ValidationError({name: ["This value may not be empty."] for name in empty})
         queryset = super().filter_queryset(queryset)
         if not self.form.cleaned_data.get("include_forgotten"):
             queryset = queryset.filter(forgotten_at__isnull=True)

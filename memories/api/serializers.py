@@ -156,7 +156,7 @@ class SearchInput(StrictSerializer):
 class SearchToolInput(SearchInput):
     """The ``search_memory`` tool: SearchInput without ``format`` (the tool answers both forms)."""
 
-    format = None
+    format = None  # type: ignore[assignment]  # DRF: None removes an inherited field
 
 
 class SearchResultOutput(serializers.Serializer):

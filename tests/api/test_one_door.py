@@ -447,3 +447,10 @@ def test_add_memory_takes_async_and_refuses_run_async(carol):
     assert "run_async" in assert_invalid(refused)["error"]["message"]
     stored = client.post("/api/v1/memories", {"content": "Likes tea.", "async": False}, format="json")
     assert stored.status_code == 201 and Namespace.objects.filter(key="user:carol").exists()
+
+
+def test_session_id_is_stored_as_given_by_rest_and_tool(carol):
+    """Issue 16, point 4: seed 003 says "Stored as-is"; no door trims it."""
+    client_for(carol).post("/api/v1/memories/remember", {"text": "Likes tea.", "session_id": " s-1 "}, format="json")
+    invoke(carol, "remember", {"text": "Likes coffee.", "session_id": "\ts-2\n"})
+    assert dict(Memory.objects.values_list("text", "session_id")) == {"Likes tea.": " s-1 ", "Likes coffee.": "\ts-2\n"}

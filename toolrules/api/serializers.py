@@ -82,8 +82,11 @@ class RulesForPromptInput(StrictSerializer):
 class RulesForPromptQuery(StrictSerializer):
     """The query of ``GET /tool-rules/prompt``: comma-separated tool names."""
 
-    # Short enough that the URL stays within the request-line limit of the server (4 KB).
-    tools = TextField(required=False, allow_blank=True, default="", max_length=2000)
+    # Short enough that the URL, percent-encoded, stays within the server's request-line limit
+    # (gunicorn: 4 KB); for longer lists, memory.tool_rules_for_prompt takes a JSON array.
+    tools = TextField(
+        required=False, allow_blank=True, default="", max_length=300, help_text="comma-separated tool names"
+    )
 
 
 class MemoryRecallInput(StrictSerializer):
