@@ -8,7 +8,7 @@ from assistant.views import home
 from config import health
 from contacts.views import contact_page
 from core.errors import json_not_found
-from toolrules.rpc import server as rpc_server
+from toolrules import rpc
 
 admin.site.site_header = "Mnemo administration"
 admin.site.site_title = "Mnemo"
@@ -30,10 +30,12 @@ urlpatterns = [
     path("api/v1/", include("contacts.api.urls")),
     path("api/v1/assistant/", include("assistant.api.urls")),
     path("api/v1/", include("toolrules.api.urls")),
-    path("rpc", rpc_server.view, name="rpc"),
+    path("rpc", rpc.view, name="rpc"),
     # Anything else under /api/ is a JSON 404, also with DEBUG on.
     re_path(r"^api/", json_not_found),
 ]
 
+handler400 = "core.errors.json_bad_request"
+handler403 = "core.errors.json_permission_denied"
 handler404 = "core.errors.json_not_found"
 handler500 = "core.errors.json_server_error"

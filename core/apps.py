@@ -7,3 +7,7 @@ class CoreConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "core"
+
+    def ready(self) -> None:
+        # Registers the OpenAPI extension of StrictSerializer (additionalProperties: false).
+        from core import schema  # noqa: F401

@@ -10,10 +10,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
 from rest_framework.response import Response
@@ -71,22 +72,62 @@ class RuleViolation(MnemoError):
     http_status = status.HTTP_403_FORBIDDEN
 
 
+class PayloadTooLarge(MnemoError):
+    code = "PAYLOAD_TOO_LARGE"
+    http_status = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
+def _printable(value: Any) -> Any:
+    """Error details echo the input: lone surrogates in it would make the answer itself fail to
+    encode (a 500). They are shown as U+FFFD. Walks with a stack, whatever the depth."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if not isinstance(value, dict | list):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in pairs:
+            if isinstance(item, dict | list):
+                copy: Any = {} if isinstance(item, dict) else []
+                stack.append((item, copy))
+                item = copy
+            elif isinstance(item, str):
+                item = item.encode("utf-8", "replace").decode("utf-8")
+            if isinstance(target, dict):
+                target[_printable(str(key))] = item
+            else:
+                target.append(item)
+    return root
+
+
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
+    error: dict[str, Any] = {"code": code, "message": _printable(message)}
     if details is not None:
-        error["details"] = details
+        error["details"] = _printable(details)
     return {"ok": False, "error": error}
 
 
-def _first_message(detail: Any) -> str:
-    """A one-line human message out of DRF's nested validation detail."""
-    if isinstance(detail, dict):
-        for field, value in detail.items():
-            inner = _first_message(value)
-            return inner if field == "non_field_errors" else f"{field}: {inner}"
-    if isinstance(detail, list) and detail:
-        return _first_message(detail[0])
-    return str(detail)
+def first_message(detail: Any) -> str:
+    """A one-line human message out of DRF's nested validation detail (iterative: details of a
+    deep input are deep too)."""
+    prefix: list[str] = []
+    for _ in range(50):
+        if isinstance(detail, dict) and detail:
+            field, detail = next(iter(detail.items()))
+            if field != "non_field_errors":
+                prefix.append(str(field))
+        elif isinstance(detail, list) and detail:
+            detail = detail[0]
+        else:
+            break
+    message = str(detail)
+    return f"{'.'.join(prefix)}: {message}" if prefix else message
+
+
+_first_message = first_message
 
 
 _DRF_CODES: list[tuple[type[Exception], str]] = [
@@ -107,6 +148,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER: domain errors, DRF errors and database failures, one shape."""
     if isinstance(exc, MnemoError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.http_status)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(f"The request body is larger than the limit of {_upload_limit()} bytes.")
+        return Response(error_body(exc.code, exc.message), status=exc.http_status)
     if isinstance(exc, DjangoValidationError):
         exc = drf_exceptions.ValidationError(detail=exc.messages)
     if isinstance(exc, DatabaseError):
@@ -125,13 +169,58 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), "ERROR")
     detail = getattr(exc, "detail", str(exc))
     details = detail if isinstance(exc, drf_exceptions.ValidationError) else None
-    response.data = error_body(code, _first_message(detail), details)
+    response.data = error_body(code, first_message(detail), details)
     return response
 
 
+def _upload_limit() -> int:
+    from django.conf import settings
+
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+
+
+@csrf_exempt
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    """handler404 and the /api/ catch-all: unknown routes answer JSON, never an HTML page."""
+    """handler404 and the /api/ catch-all: unknown routes answer JSON, never an HTML page, with
+    any method (CSRF-exempt: a POST to an unknown route is a 404, not a CSRF failure page)."""
     return JsonResponse(error_body("NOT_FOUND", f"No route for {request.path}."), status=404)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(("/api/", "/rpc"))
+
+
+def json_bad_request(request: HttpRequest, exception: Exception | None = None) -> Any:
+    """handler400: under /api/ and /rpc, the envelope (413 for a body over the upload limit);
+    elsewhere (the admin) Django's own page."""
+    if not _is_api(request):
+        from django.views.defaults import bad_request
+
+        return bad_request(request, exception)  # type: ignore[arg-type]
+    if isinstance(exception, RequestDataTooBig):
+        message = f"The request body is larger than the limit of {_upload_limit()} bytes."
+        return JsonResponse(error_body("PAYLOAD_TOO_LARGE", message), status=413)
+    message = str(exception) if isinstance(exception, SuspiciousOperation) else "Bad request."
+    return JsonResponse(error_body("INVALID_INPUT", message), status=400)
+
+
+def json_permission_denied(request: HttpRequest, exception: Exception | None = None) -> Any:
+    """handler403 and CSRF failures: JSON under /api/ and /rpc, Django's page elsewhere."""
+    if not _is_api(request):
+        from django.views.defaults import permission_denied
+
+        return permission_denied(request, exception)  # type: ignore[arg-type]
+    return JsonResponse(error_body("PERMISSION_DENIED", "Permission denied."), status=403)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
+    """CSRF_FAILURE_VIEW: the envelope under /api/ and /rpc (session-authenticated writes without
+    a CSRF token), Django's page elsewhere."""
+    if not _is_api(request):
+        from django.views.csrf import csrf_failure as default
+
+        return default(request, reason)
+    return JsonResponse(error_body("PERMISSION_DENIED", f"CSRF check failed: {reason}"), status=403)
 
 
 def json_server_error(request: HttpRequest) -> JsonResponse:

@@ -17,6 +17,8 @@ import numpy as np
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from core.errors import EmbeddingError
+
 
 @runtime_checkable
 class Embedder(Protocol):
@@ -30,8 +32,9 @@ class Embedder(Protocol):
         ...
 
 
-class EmbedderUnavailable(RuntimeError):
-    """The model cannot be loaded or run (missing file, corrupt model, bad input)."""
+class EmbedderUnavailable(EmbeddingError):
+    """The model cannot be loaded or run (missing file, corrupt model, bad input). It is the
+    domain's EMBEDDING_ERROR (503) wherever it surfaces: remember, search, the session prompt."""
 
 
 class MiniLMInt8Embedder:

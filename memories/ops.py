@@ -8,7 +8,6 @@ only what is still there, and import skips lines whose event id it already impor
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,10 +18,12 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from core.errors import MnemoError
+from core.api import check
+from core.errors import InvalidInput, MnemoError
+from core.parsers import loads
 from memories import services
+from memories.api.serializers import ImportLineInput, ImportTombstoneInput
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 
@@ -190,23 +191,15 @@ class _Pending:
     namespace: Namespace
 
 
-def _datetime(record: dict[str, Any], key: str, line: int) -> datetime | None:
-    value = record.get(key)
-    if value in (None, ""):
-        return None
-    parsed = parse_datetime(value) if isinstance(value, str) else None
-    if parsed is None:
-        raise MnemoError(f"{key} is not an ISO 8601 timestamp")
-    return parsed
-
-
 def parse_line(raw: str, line: int) -> dict[str, Any]:
     try:
-        record = json.loads(raw)
+        record = loads(raw)
     except json.JSONDecodeError as exc:
-        raise MnemoError(f"not JSON ({exc.msg} at column {exc.colno})") from exc
+        raise InvalidInput(f"not JSON ({exc.msg} at column {exc.colno})") from exc
+    except ValueError as exc:
+        raise InvalidInput(f"not JSON ({exc})") from exc
     if not isinstance(record, dict):
-        raise MnemoError("a line must be a JSON object")
+        raise InvalidInput("a line must be a JSON object")
     return record
 
 
@@ -217,46 +210,29 @@ def _namespace(key: str, cache: dict[str, Namespace]) -> Namespace:
 
 
 def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
-    """The same checks as ``remember``: text (length, secrets), tags, importance, mode, times."""
-    text = services.validate_text(record.get("text"))  # type: ignore[arg-type]
-    tags = services.clean_tags(record.get("tags") or [])
-    importance = record.get("importance", 0.5)
-    if isinstance(importance, bool) or not isinstance(importance, int | float) or not 0 <= importance <= 1:
-        raise MnemoError("importance must be a number from 0 to 1")
-    capture_mode = record.get("capture_mode") or ""
-    if capture_mode not in ("", "explicit", "inferred"):
-        raise MnemoError("capture_mode must be explicit or inferred")
-    metadata = record.get("metadata") or {}
-    if not isinstance(metadata, dict):
-        raise MnemoError("metadata must be an object")
-    event_id = record.get("event_id")
-    if event_id is not None:
-        try:
-            event_id = uuid.UUID(str(event_id))
-        except ValueError as exc:
-            raise MnemoError("event_id must be a UUID") from exc
-    embedding = record.get("embedding")
-    if embedding is not None and (
-        not isinstance(embedding, list)
-        or len(embedding) != EMBEDDING_DIMENSIONS
-        or not all(isinstance(x, int | float) for x in embedding)
-    ):
-        raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    """The same contract as ``remember`` (``ImportLineInput`` extends ``RememberInput`` with what
+    an export writes), then the same checks as its service: text (length, secrets), tags."""
+    data = check(ImportLineInput, record)
+    text = services.validate_text(data["text"])
+    tags = services.clean_tags(data["tags"] or [])
+    embedding = data["embedding"]
+    if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
+        raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
     return {
         "text": text,
         "tags": tags,
-        "importance": float(importance),
-        "capture_mode": capture_mode,
-        "metadata": metadata,
-        "source_provider": str(record.get("source_provider") or "")[:200],
-        "session_id": str(record.get("session_id") or "")[:255],
-        "expires_at": _datetime(record, "expires_at", line),
-        "last_confirmed_at": _datetime(record, "last_confirmed_at", line) or timezone.now(),
-        "created_at": _datetime(record, "created_at", line),
-        "forgotten_at": _datetime(record, "forgotten_at", line),
-        "event_id": event_id,
+        "importance": float(data["importance"]),
+        "capture_mode": data["capture_mode"] or "",
+        "metadata": data["metadata"] or {},
+        "source_provider": data["source_provider"] or "",
+        "session_id": data["session_id"] or "",
+        "expires_at": data["expires_at"],
+        "last_confirmed_at": data["last_confirmed_at"] or timezone.now(),
+        "created_at": data["created_at"],
+        "forgotten_at": data["forgotten_at"],
+        "event_id": data["event_id"],
         "embedding": embedding,
-        "embedding_model": str(record.get("embedding_model") or ""),
+        "embedding_model": data["embedding_model"] or "",
     }
 
 
@@ -320,7 +296,7 @@ def import_lines(
             else:
                 report.tombstones_already += 1
         except MnemoError as exc:
-            report.rejected.append((number, "INVALID_INPUT", exc.message))
+            report.rejected.append((number, exc.code, exc.message))
         if on_progress:
             on_progress(1)
     return report
@@ -402,16 +378,17 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
 
 def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, old_to_new) -> bool:
     """Write the tombstone of this line; False if an earlier run already did (nothing written)."""
-    key = namespace or record.get("namespace")
-    text = record.get("text")
-    if not isinstance(key, str) or not isinstance(text, str) or not text:
-        raise MnemoError("a tombstone needs a namespace and a text")
-    embedding = record.get("embedding")
-    if embedding is not None and (not isinstance(embedding, list) or len(embedding) != EMBEDDING_DIMENSIONS):
-        raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
-    memory_id = old_to_new.get(record.get("memory_id"))
-    kind = record.get("kind") if record.get("kind") in Tombstone.Kind.values else Tombstone.Kind.FORGOTTEN
-    reason = str(record.get("reason") or "")
+    record = check(ImportTombstoneInput, record)
+    key = namespace or record["namespace"]
+    text = record["text"]
+    if not key or not text:
+        raise InvalidInput("a tombstone needs a namespace and a text")
+    embedding = record["embedding"]
+    if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
+        raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    memory_id = old_to_new.get(record["memory_id"])
+    kind = record["kind"]
+    reason = record["reason"] or ""
     target = _namespace(key, cache)
     # The same tombstone again (a rerun): of the same memory, or, for one whose memory is gone,
     # the same namespace, text, kind and reason.
@@ -429,7 +406,7 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
         embedding=embedding,
         kind=kind,
         reason=reason,
-        replaced_by_id=old_to_new.get(record.get("replaced_by")),
+        replaced_by_id=old_to_new.get(record["replaced_by"]),
     )
     return True
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 
+from core.errors import MnemoError
 from toolrules.models import ToolMemoryRule, rule_fingerprint
 from toolrules.services import put_rule
 
@@ -184,21 +185,30 @@ def find_decrees(message: str) -> list[Decree]:
     return list(found.values())
 
 
-def capture_decrees(*, user: AbstractUser, messages: list[str]) -> list[ToolMemoryRule]:
+def capture_decrees(
+    *, user: AbstractUser, messages: list[str], rejected: list[dict[str, Any]] | None = None
+) -> list[ToolMemoryRule]:
     """Every decree in the user's messages as a critical rule, ``source=user_explicit``, owned by
     the user. A decree whose verb maps to no tool is kept on the ``global`` pseudo-tool. The same
-    decree twice is one rule."""
+    decree twice is one rule. With ``rejected``, a decree that cannot be a rule (too long, …) is
+    reported there and the others are still kept; without it, the error propagates."""
     rules: list[ToolMemoryRule] = []
     for message in messages:
         for decree in find_decrees(message):
-            rule, _ = put_rule(
-                actor=user,
-                tool_name=decree.tool_name or ToolMemoryRule.GLOBAL,
-                rule=decree.text,
-                priority=ToolMemoryRule.Priority.CRITICAL,
-                source=ToolMemoryRule.Source.USER_EXPLICIT,
-                tags=["decree", decree.verb],
-            )
+            try:
+                rule, _ = put_rule(
+                    actor=user,
+                    tool_name=decree.tool_name or ToolMemoryRule.GLOBAL,
+                    rule=decree.text,
+                    priority=ToolMemoryRule.Priority.CRITICAL,
+                    source=ToolMemoryRule.Source.USER_EXPLICIT,
+                    tags=["decree", decree.verb],
+                )
+            except MnemoError as exc:
+                if rejected is None:
+                    raise
+                rejected.append({"item": "decree", "text": decree.text[:200], "code": exc.code, "reason": exc.message})
+                continue
             if rule not in rules:
                 rules.append(rule)
     return rules
@@ -209,8 +219,12 @@ def _shorten(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def capture_failures(*, user: AbstractUser, tool_calls: list[dict[str, Any]]) -> list[ToolMemoryRule]:
-    """One normal observation per tool that failed two or more times in this turn."""
+def capture_failures(
+    *, user: AbstractUser, tool_calls: list[dict[str, Any]], rejected: list[dict[str, Any]] | None = None
+) -> list[ToolMemoryRule]:
+    """One normal observation per tool that failed two or more times in this turn. With
+    ``rejected``, an observation that cannot be a rule (a tool name with spaces, …) is reported
+    there and the others are still kept."""
     errors: OrderedDict[str, list[str]] = OrderedDict()
     for call in tool_calls:
         if call.get("status") == "error":
@@ -222,13 +236,21 @@ def capture_failures(*, user: AbstractUser, tool_calls: list[dict[str, Any]]) ->
         distinct = list(OrderedDict.fromkeys(messages))
         shown = "; ".join(distinct[:3]) + (f"; and {len(distinct) - 3} more" if len(distinct) > 3 else "")
         text = f"{tool_name} failed {len(messages)} times in one turn: {shown}"
-        rule, _ = put_rule(
-            actor=user,
-            tool_name=tool_name,
-            rule=text,
-            priority=ToolMemoryRule.Priority.NORMAL,
-            source=ToolMemoryRule.Source.POST_TURN,
-            tags=["repeated-failure"],
-        )
+        try:
+            rule, _ = put_rule(
+                actor=user,
+                tool_name=tool_name,
+                rule=text,
+                priority=ToolMemoryRule.Priority.NORMAL,
+                source=ToolMemoryRule.Source.POST_TURN,
+                tags=["repeated-failure"],
+            )
+        except MnemoError as exc:
+            if rejected is None:
+                raise
+            rejected.append(
+                {"item": "observation", "tool_name": tool_name[:100], "code": exc.code, "reason": exc.message}
+            )
+            continue
         rules.append(rule)
     return rules

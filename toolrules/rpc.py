@@ -1,21 +1,29 @@
 """JSON-RPC 2.0 at POST /rpc (django-modern-rpc): the six ``memory.*`` methods of seed 004.
 
-Authentication is the API's token (``Authorization: Token …``). Domain errors become JSON-RPC
-errors: bad params are -32602 (invalid params), an unknown rule is -32004, a forbidden change
--32003; each carries the Mnemo error code in ``data.code``.
+Authentication is the API's token (``Authorization: Token …``). Each method's params are
+validated by the serializer of the same operation over REST (``toolrules.api.serializers``), by
+name or by position. Domain errors become JSON-RPC errors: bad params are -32602 (invalid
+params), an unknown rule is -32004, a forbidden change -32003; each carries the Mnemo error code
+in ``data.code``. A body that is not a JSON-RPC request object (``42``, ``null``) is -32600.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from modernrpc import Protocol, RpcRequestContext, RpcServer
 from modernrpc.exceptions import RPCException, RPCInvalidParams
 from rest_framework.authtoken.models import Token
 
+from core.api import check
 from core.errors import Forbidden, InvalidInput, MnemoError, NotFound
 from toolrules import permissions, services
+from toolrules.api import serializers as contracts
 
 RPC_NOT_FOUND = -32004
 RPC_FORBIDDEN = -32003
@@ -55,75 +63,101 @@ def _user(ctx: RpcRequestContext) -> Any:
     return ctx.auth_result
 
 
-def _text(name: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be a string.")
-    return value
+def contract(serializer_class: type) -> Callable:
+    """Validate a method's params with its operation's serializer; the method gets
+    ``(user, data)``. Params by position follow the serializer's field order."""
+
+    def decorate(function: Callable[[Any, dict[str, Any]], Any]) -> Callable:
+        names = list(serializer_class().fields)
+
+        @functools.wraps(function)
+        def method(*args: Any, ctx: RpcRequestContext | None = None, **kwargs: Any) -> Any:
+            if len(args) > len(names):
+                raise InvalidInput(f"at most {len(names)} params: {', '.join(names)}.")
+            params = dict(zip(names, args, strict=False))
+            twice = sorted(set(params) & set(kwargs))
+            if twice:
+                raise InvalidInput(f"given twice: {', '.join(twice)}.")
+            return function(_user(ctx), check(serializer_class, {**params, **kwargs}))
+
+        return method
+
+    return decorate
 
 
 @server.register_procedure(name="memory.tool_rule_put", context_target="ctx")
-def tool_rule_put(
-    tool_name: str,
-    rule: str,
-    priority: str = "normal",
-    source: str = "programmatic",
-    tags: list[str] | None = None,
-    id: str | None = None,  # noqa: A002 (the seed's field name)
-    binds_everyone: bool = False,
-    ctx: RpcRequestContext | None = None,
-) -> dict[str, Any]:
+@contract(contracts.RuleInput)
+def tool_rule_put(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Upsert a rule; the same id updates it. Use priority='critical' for safety-critical rules."""
-    if tags is not None and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
-        raise InvalidInput("tags must be a list of strings.")
-    if not isinstance(binds_everyone, bool):
-        raise InvalidInput("binds_everyone must be true or false.")
     saved, created = services.put_rule(
-        actor=_user(ctx),
-        tool_name=_text("tool_name", tool_name),
-        rule=_text("rule", rule),
-        priority=_text("priority", priority),
-        source=_text("source", source),
-        tags=tags,
-        rule_id=id,
-        binds_everyone=binds_everyone,
+        actor=user,
+        tool_name=data["tool_name"],
+        rule=data["rule"],
+        priority=data["priority"],
+        source=data["source"],
+        tags=data["tags"],
+        rule_id=data["id"],
+        binds_everyone=data["binds_everyone"],
     )
     return {**services.serialize_rule(saved), "created": created}
 
 
 @server.register_procedure(name="memory.tool_rule_get", context_target="ctx")
-def tool_rule_get(tool_name: str, id: str, ctx: RpcRequestContext | None = None) -> dict[str, Any]:  # noqa: A002
+@contract(contracts.RuleRefInput)
+def tool_rule_get(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """A rule by (tool_name, id)."""
-    return services.serialize_rule(permissions.get_rule(_user(ctx), id, tool_name=_text("tool_name", tool_name)))
+    return services.serialize_rule(permissions.get_rule(user, str(data["id"]), tool_name=data["tool_name"]))
 
 
 @server.register_procedure(name="memory.tool_rule_list", context_target="ctx")
-def tool_rule_list(tool_name: str, ctx: RpcRequestContext | None = None) -> list[dict[str, Any]]:
+@contract(contracts.RuleListInput)
+def tool_rule_list(user: Any, data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every rule binding the caller for a tool, by priority then freshness."""
-    if not _text("tool_name", tool_name).strip():
+    if not data["tool_name"].strip():
         raise InvalidInput("tool_name must not be empty.")
-    return [
-        services.serialize_rule(r)
-        for r in services.list_rules(user=_user(ctx), tool_name=_text("tool_name", tool_name))
-    ]
+    return [services.serialize_rule(r) for r in services.list_rules(user=user, tool_name=data["tool_name"])]
 
 
 @server.register_procedure(name="memory.tool_rule_delete", context_target="ctx")
-def tool_rule_delete(tool_name: str, id: str, ctx: RpcRequestContext | None = None) -> dict[str, Any]:  # noqa: A002
+@contract(contracts.RuleRefInput)
+def tool_rule_delete(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Delete a rule."""
-    services.delete_rule(actor=_user(ctx), tool_name=_text("tool_name", tool_name), rule_id=id)
-    return {"deleted": True, "id": id, "tool_name": tool_name}
+    services.delete_rule(actor=user, tool_name=data["tool_name"], rule_id=str(data["id"]))
+    return {"deleted": True, "id": str(data["id"]), "tool_name": data["tool_name"]}
 
 
 @server.register_procedure(name="memory.tool_rules_for_prompt", context_target="ctx")
-def tool_rules_for_prompt(tools: list[str] | None = None, ctx: RpcRequestContext | None = None) -> dict[str, Any]:
+@contract(contracts.RulesForPromptInput)
+def tool_rules_for_prompt(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """The rendered ``## Tool-scoped rules`` Markdown block and its structured snapshot."""
-    if tools is not None and not (isinstance(tools, list) and all(isinstance(t, str) for t in tools)):
-        raise InvalidInput("tools must be a list of tool names.")
-    result = services.rules_for_prompt(user=_user(ctx), tools=tools)
+    result = services.rules_for_prompt(user=user, tools=data["tools"])
     return {"markdown": result.markdown, "snapshot": result.snapshot}
 
 
 @server.register_procedure(name="memory.tool_rules_json", context_target="ctx")
-def tool_rules_json(tool_name: str | None = None, ctx: RpcRequestContext | None = None) -> list[dict[str, Any]]:
+@contract(contracts.RuleListQuery)
+def tool_rules_json(user: Any, data: dict[str, Any]) -> list[dict[str, Any]]:
     """The raw list of rules binding the caller (all tools, or one)."""
-    return [services.serialize_rule(r) for r in services.list_rules(user=_user(ctx), tool_name=tool_name)]
+    return [services.serialize_rule(r) for r in services.list_rules(user=user, tool_name=data["tool_name"] or None)]
+
+
+def _rpc_error(code: int, message: str) -> JsonResponse:
+    return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}})
+
+
+@csrf_exempt
+def view(request: HttpRequest) -> HttpResponse:
+    """The /rpc endpoint: modern-rpc's view, after the checks it lacks. A body that is not a
+    request object (or a batch of them) is -32600, JSON too deep to read is -32700: never a 500."""
+    if request.method == "POST" and request.content_type in ("application/json", "application/json-rpc", ""):
+        try:
+            body = json.loads(request.body)
+        except (ValueError, UnicodeDecodeError):
+            body = ...  # not JSON: modern-rpc answers its parse error (-32700)
+        except RecursionError:
+            return _rpc_error(-32700, "Parse error: nested too deeply.")
+        if body is not ... and (
+            not isinstance(body, dict | list) or (isinstance(body, list) and not all(isinstance(r, dict) for r in body))
+        ):
+            return _rpc_error(-32600, "Invalid request: the body must be a JSON-RPC request object or a batch of them.")
+    return server.view(request)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,34 +13,101 @@ from assistant.services.post_turn_service import process_turn
 from assistant.services.session_service import start_or_resume_session
 from assistant.services.tool_registry_service import tools_for
 from core.api import StrictSerializer, validated
+from core.fields import LONG_TEXT, BoundedIntegerField, JSONObjectField, JSONValueField, TextField, UUIDField
+from toolrules.api.serializers import RuleOutput
 
-ToolDescription = inline_serializer(
-    "ToolDescription",
-    {
-        "name": serializers.CharField(),
-        "description": serializers.CharField(),
-        "input_schema": serializers.DictField(),
-        "ui_label": serializers.CharField(),
-        "direction": serializers.CharField(),
-        "class": serializers.CharField(),
-    },
-)
+
+class ToolDescription(serializers.Serializer):
+    name = serializers.CharField()
+    description = serializers.CharField()
+    input_schema = serializers.DictField(help_text="JSON schema generated from the operation's serializer")
+    ui_label = serializers.CharField()
+    direction = serializers.ChoiceField(choices=["read-only", "write"])
+    # "class" is a Python keyword: added in get_fields.
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["class"] = serializers.ChoiceField(choices=["detail", "list", "action"])
+        return fields
+
+
+class ToolListOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    tools = ToolDescription(many=True)
+
+
+class InvocationOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    result = serializers.DictField()
+    summary = serializers.CharField()
+
+
+class SessionOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    session_id = serializers.UUIDField()
+    tools = ToolDescription(many=True)
+    system_prompt = serializers.CharField()
+    tool_rules = serializers.DictField()
+
+
+class StoredMessageOutput(serializers.Serializer):
+    message_index = serializers.IntegerField()
+    memory_id = serializers.IntegerField()
+    event_id = serializers.UUIDField()
+
+
+class SkippedMessageOutput(serializers.Serializer):
+    message_index = serializers.IntegerField()
+    code = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class TurnMemoriesOutput(serializers.Serializer):
+    stored = StoredMessageOutput(many=True)
+    skipped = SkippedMessageOutput(many=True)
+
+
+class RejectedItemOutput(serializers.Serializer):
+    item = serializers.ChoiceField(choices=["decree", "observation"])
+    code = serializers.CharField()
+    reason = serializers.CharField()
+    text = serializers.CharField(required=False)
+    tool_name = serializers.CharField(required=False)
+
+
+class TurnOutput(serializers.Serializer):
+    ok = serializers.BooleanField()
+    session_id = serializers.CharField()
+    turn = serializers.CharField()
+    memories = TurnMemoriesOutput()
+    rules = RuleOutput(many=True)
+    observations = RuleOutput(many=True)
+    rejected = RejectedItemOutput(many=True, required=False, help_text="items of the turn that were not kept, and why")
+    statistics = serializers.ListField(child=serializers.CharField())
+    skill = serializers.DictField(allow_null=True)
+    replayed = serializers.BooleanField()
+
+
+#: ``agent:<name>`` must fit a namespace key (200 characters).
+AGENT_NAME_MAX = 200 - len("agent:")
 
 
 class InvokeInput(StrictSerializer):
-    arguments = serializers.JSONField(required=False, default=dict)
+    arguments = JSONObjectField(
+        required=False, default=dict, help_text="the tool's arguments, as its input_schema describes them"
+    )
 
 
 class SessionInput(StrictSerializer):
-    message = serializers.CharField(required=False, allow_blank=True, default="", max_length=16000)
-    agent_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
-    session_id = serializers.UUIDField(required=False, allow_null=True, default=None)
+    message = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT)
+    agent_name = TextField(required=False, allow_blank=True, default="", max_length=AGENT_NAME_MAX)
+    session_id = UUIDField(required=False, allow_null=True, default=None)
 
 
 class ToolListView(APIView):
     """The tools registered for the caller."""
 
-    @extend_schema(responses=inline_serializer("ToolList", {"tools": ToolDescription}))
+    @extend_schema(responses=ToolListOutput)
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "tools": [tool.describe() for tool in tools_for(request.user)]})
 
@@ -50,10 +117,20 @@ class InvokeToolView(APIView):
 
     @extend_schema(
         request=InvokeInput,
-        responses=inline_serializer(
-            "ToolInvocation",
-            {"ok": serializers.BooleanField(), "result": serializers.DictField(), "summary": serializers.CharField()},
-        ),
+        responses=InvocationOutput,
+        examples=[
+            OpenApiExample(
+                "seed 003",
+                value={
+                    "arguments": {
+                        "text": "My son Colby lives in Los Angeles.",
+                        "tags": ["family"],
+                        "capture_mode": "explicit",
+                    }
+                },
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request, name: str) -> Response:
         data = validated(InvokeInput, request)
@@ -65,18 +142,7 @@ class SessionView(APIView):
     the system prompt. Tools, schemas and everything in the prompt before the memory block are
     frozen at session start; the memory block at its end follows ``message``."""
 
-    @extend_schema(
-        request=SessionInput,
-        responses=inline_serializer(
-            "Session",
-            {
-                "session_id": serializers.UUIDField(),
-                "tools": ToolDescription,
-                "system_prompt": serializers.CharField(),
-                "tool_rules": serializers.DictField(),
-            },
-        ),
-    )
+    @extend_schema(request=SessionInput, responses=SessionOutput)
     def post(self, request: Request) -> Response:
         data = validated(SessionInput, request)
         session = start_or_resume_session(
@@ -95,41 +161,32 @@ class SessionView(APIView):
 
 class MessageInput(StrictSerializer):
     role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
-    content = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    # The turn's shape only: what a user message must be to become a memory (add_memory's
+    # contract) is checked per message, and one that fails is reported, not the whole turn.
+    content = TextField(allow_blank=True, trim_whitespace=False, max_length=100_000)
 
 
 class ToolCallInput(StrictSerializer):
-    name = serializers.CharField(max_length=100)
-    arguments = serializers.JSONField(required=False, default=dict)
+    name = TextField(max_length=100)
+    arguments = JSONValueField(required=False, default=dict)
     status = serializers.ChoiceField(choices=["success", "error"])
-    error = serializers.CharField(required=False, allow_blank=True, default="")
+    error = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT)
 
 
 class TurnInput(StrictSerializer):
-    session_id = serializers.CharField(max_length=255)
-    agent_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
-    turn_index = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    messages = MessageInput(many=True)
-    tool_calls = ToolCallInput(many=True, required=False, default=list)
+    # Stored as given (issue 16): no trimming.
+    session_id = TextField(max_length=255, trim_whitespace=False)
+    agent_name = TextField(required=False, allow_blank=True, default="", max_length=AGENT_NAME_MAX)
+    turn_index = BoundedIntegerField(required=False, allow_null=True, default=None, min_value=0)
+    messages = MessageInput(many=True, max_length=500)
+    tool_calls = ToolCallInput(many=True, required=False, default=list, max_length=500)
 
 
 class TurnView(APIView):
     """The post-turn hook: store user messages, capture decrees and failures, count tool calls,
     learn subagent skills. A retried post of the same turn changes nothing."""
 
-    @extend_schema(
-        request=TurnInput,
-        responses=inline_serializer(
-            "TurnResult",
-            {
-                "ok": serializers.BooleanField(),
-                "memories": serializers.DictField(),
-                "rules": serializers.ListField(child=serializers.DictField()),
-                "observations": serializers.ListField(child=serializers.DictField()),
-                "replayed": serializers.BooleanField(),
-            },
-        ),
-    )
+    @extend_schema(request=TurnInput, responses={201: TurnOutput, 200: TurnOutput})
     def post(self, request: Request) -> Response:
         data = validated(TurnInput, request)
         result = process_turn(

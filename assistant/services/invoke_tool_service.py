@@ -1,28 +1,18 @@
-"""Running a tool for a caller: registered? arguments valid against its schema? allowed by the
-caller's critical rules? then its handler."""
+"""Running a tool for a caller: registered? arguments valid by its operation's contract (the same
+serializer REST uses)? allowed by the caller's critical rules? then its handler."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import best_match
 
 from assistant.services.tool_registry_service import tool_for
 from assistant.tool_result_formatter import summarize
 from contacts.permissions import check_contact_access
+from core.api import check
 from core.errors import InvalidInput
 from toolrules.enforcement import Recipient, check_call
-
-
-def _defaults(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
-    filled = dict(arguments)
-    for name, spec in schema.get("properties", {}).items():
-        if name not in filled and "default" in spec:
-            filled[name] = spec["default"]
-    return filled
-
 
 RECIPIENT_FIELDS = ("to", "email", "phone", "recipient", "recipients", "address", "number")
 
@@ -34,7 +24,7 @@ def _recipient(user: AbstractUser, arguments: dict[str, Any]) -> Recipient:
     phones: list[str] = []
     if "contact_id" in arguments:
         # Raises NOT_FOUND for a contact the caller may not view, as the handler would.
-        contact = check_contact_access(user, arguments["contact_id"])
+        contact = check_contact_access(user, str(arguments["contact_id"]))
         names.append(contact.name)
         emails.append(contact.email)
         phones.append(contact.phone)
@@ -52,12 +42,7 @@ def invoke_tool(*, user: AbstractUser, name: str, arguments: Any) -> dict[str, A
     tool = tool_for(user, name)
     if not isinstance(arguments, dict):
         raise InvalidInput("arguments must be a JSON object.")
-    validator = Draft202012Validator(tool.input_schema, format_checker=FormatChecker())
-    error = best_match(validator.iter_errors(arguments))
-    if error is not None:
-        where = ".".join(str(p) for p in error.absolute_path) or "arguments"
-        raise InvalidInput(f"{where}: {error.message}")
-    arguments = _defaults(tool.input_schema, arguments)
+    arguments = check(tool.contract, arguments)  # defaults filled in, types converted
     check_call(user=user, tool_name=tool.name, recipient=_recipient(user, arguments))
     result = tool.handler(user, arguments)
     return {"ok": True, "result": result.data, "summary": summarize(tool, result)}

@@ -23,8 +23,10 @@ from django.db import IntegrityError, transaction
 from guardian.shortcuts import assign_perm
 
 from assistant.models import ProcessedTurn
+from core.api import check
 from core.errors import MnemoError
 from memories import services as memory_services
+from memories.api.serializers import AddMemoryInput
 from memories.models import Namespace
 from memories.permissions import ensure_user_namespace, has_namespace_perm
 from toolrules import capture
@@ -45,11 +47,16 @@ def _store_user_messages(user: AbstractUser, session_id: str, messages: list[dic
         if message["role"] != "user":
             continue
         try:
+            # add_memory's own contract, item by item: a message it refuses is skipped, not the turn.
+            data = check(
+                AddMemoryInput,
+                {
+                    "content": message["content"],
+                    "metadata": {"type": "user_message", "source": "post_turn", "session_id": session_id},
+                },
+            )
             memory = memory_services.add_memory(
-                actor=user,
-                namespace=namespace,
-                content=message["content"],
-                metadata={"type": "user_message", "source": "post_turn", "session_id": session_id},
+                actor=user, namespace=namespace, content=data["content"], metadata=data["metadata"]
             )
         except MnemoError as exc:  # a secret, an empty or an over-long message: never stored
             skipped.append({"message_index": index, "code": exc.code, "reason": exc.message})
@@ -114,8 +121,11 @@ def process_turn(
             record = ProcessedTurn.objects.create(user=user, session_id=session_id, turn_key=key)
             memories = _store_user_messages(user, session_id, messages)
             user_texts = [m["content"] for m in messages if m["role"] == "user"]
-            decrees = capture.capture_decrees(user=user, messages=user_texts)
-            failures = capture.capture_failures(user=user, tool_calls=tool_calls)
+            # One bad item (a decree too long to be a rule, a failing tool whose name cannot name
+            # a rule) is reported in "rejected"; every valid item of the turn is still kept.
+            rejected: list[dict[str, Any]] = []
+            decrees = capture.capture_decrees(user=user, messages=user_texts, rejected=rejected)
+            failures = capture.capture_failures(user=user, tool_calls=tool_calls, rejected=rejected)
             record_tool_calls(user=user, calls=tool_calls)
             skill = _learn_skill(user, agent_name, session_id, tool_calls)
             response = {
@@ -125,6 +135,7 @@ def process_turn(
                 "memories": memories,
                 "rules": [serialize_rule(rule) for rule in decrees],
                 "observations": [serialize_rule(rule) for rule in failures],
+                "rejected": rejected,
                 "statistics": sorted({call["name"] for call in tool_calls}),
                 "skill": skill,
                 "replayed": False,

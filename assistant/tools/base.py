@@ -1,5 +1,9 @@
-"""What a gateway tool is: a name, a description, a JSON-schema input, a UI label, a direction,
-a class for the result formatter, a registration predicate over the caller, and a handler."""
+"""What a gateway tool is: a name, a description, the input contract of its operation (the DRF
+serializer REST uses for it), a UI label, a direction, a class for the result formatter, a
+registration predicate over the caller, and a handler.
+
+The JSON schema agents are shown is generated from the contract (``core.api.json_schema``), and
+``invoke_tool`` validates arguments with the same serializer: never a schema written by hand."""
 
 from __future__ import annotations
 
@@ -8,6 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractUser
+from rest_framework.serializers import Serializer
+
+from core.api import json_schema
 
 Direction = Literal["read-only", "write"]
 ToolClass = Literal["detail", "list", "action"]
@@ -32,7 +39,8 @@ class ToolResult:
 class Tool:
     name: str
     description: str
-    input_schema: dict[str, Any]
+    #: The operation's input contract: the serializer that validates it at every entrance.
+    contract: type[Serializer]
     ui_label: str
     direction: Direction
     tool_class: ToolClass
@@ -41,6 +49,11 @@ class Tool:
     #: What a detail or list tool loads ("contact memory", "messages"), for the summary.
     noun: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        """The JSON schema of the arguments, generated from the contract."""
+        return json_schema(self.contract)
 
     def describe(self) -> dict[str, Any]:
         """How the tool is listed to an agent (OpenAI-style function definition plus Mnemo's fields)."""
@@ -52,15 +65,3 @@ class Tool:
             "direction": self.direction,
             "class": self.tool_class,
         }
-
-
-def schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
-CONTACT_ID = {"type": "string", "format": "uuid", "description": "uuid — the contact"}

@@ -6,14 +6,22 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 
-from assistant.tools.base import CONTACT_ID, Tool, ToolResult, schema
+from assistant.tools.base import Tool, ToolResult
 from contacts import permissions, selectors, services
-from contacts.api.serializers import ContactOutput, MessageOutput
+from contacts.api.serializers import (
+    ContactMemoryInput,
+    ContactMessagesInput,
+    ContactOutput,
+    ContactRefInput,
+    MessageOutput,
+    SendEmailInput,
+    SendSmsInput,
+)
 
 
 def _contact(user: AbstractUser, arguments: dict[str, Any]):
     # check_contact_access: a contact the caller may not view answers exactly like a missing one.
-    return permissions.check_contact_access(user, arguments["contact_id"])
+    return permissions.check_contact_access(user, str(arguments["contact_id"]))
 
 
 def can_view_contacts(user: AbstractUser) -> bool:
@@ -96,17 +104,11 @@ def send_email(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
     return ToolResult(data=data, label=contact.label, did=did)
 
 
-CONFIRMED = {
-    "type": "boolean",
-    "default": False,
-    "description": "false (default): preview only, nothing is sent; true: send it",
-}
-
 TOOLS = [
     Tool(
         name="get_contact_details",
         description="Load a contact's details: name, phone, email, company and the CRM's other fields.",
-        input_schema=schema({"contact_id": CONTACT_ID}, ["contact_id"]),
+        contract=ContactRefInput,
         ui_label="Loading contact details",
         direction="read-only",
         tool_class="detail",
@@ -120,9 +122,7 @@ TOOLS = [
             "Load a contact's saved memory note: preferences, history and context accumulated over time. "
             "Load it before drafting messages to or analyzing a contact."
         ),
-        input_schema=schema(
-            {"contact_id": {**CONTACT_ID, "description": "uuid — the contact whose memory to retrieve"}}, ["contact_id"]
-        ),
+        contract=ContactMemoryInput,
         ui_label="Loading contact memory",
         direction="read-only",
         tool_class="detail",
@@ -133,10 +133,7 @@ TOOLS = [
     Tool(
         name="get_contact_messages",
         description="Load the recent conversation with a contact (SMS, email, calls), newest first.",
-        input_schema=schema(
-            {"contact_id": CONTACT_ID, "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}},
-            ["contact_id"],
-        ),
+        contract=ContactMessagesInput,
         ui_label="Loading contact messages",
         direction="read-only",
         tool_class="list",
@@ -149,14 +146,7 @@ TOOLS = [
         description=(
             "Send an SMS to a contact. Call it with confirmed=false first to preview; only confirmed=true sends."
         ),
-        input_schema=schema(
-            {
-                "contact_id": CONTACT_ID,
-                "body": {"type": "string", "minLength": 1, "maxLength": 1600},
-                "confirmed": CONFIRMED,
-            },
-            ["contact_id", "body"],
-        ),
+        contract=SendSmsInput,
         ui_label="Sending SMS",
         direction="write",
         tool_class="action",
@@ -168,15 +158,7 @@ TOOLS = [
         description=(
             "Send an email to a contact. Call it with confirmed=false first to preview; only confirmed=true sends."
         ),
-        input_schema=schema(
-            {
-                "contact_id": CONTACT_ID,
-                "subject": {"type": "string", "maxLength": 300},
-                "body": {"type": "string", "minLength": 1, "maxLength": 50000},
-                "confirmed": CONFIRMED,
-            },
-            ["contact_id", "body"],
-        ),
+        contract=SendEmailInput,
         ui_label="Sending email",
         direction="write",
         tool_class="action",

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 
-from assistant.tools.base import Tool, ToolResult, schema
-from memories import permissions, selectors, services
-from memories.api.serializers import SearchResultOutput
+from assistant.tools.base import Tool, ToolResult
+from memories import operations, permissions, selectors, services
+from memories.api import serializers as s
 
 
 def always(user: AbstractUser) -> bool:
@@ -21,91 +21,45 @@ def _namespace(user: AbstractUser, arguments: dict[str, Any], *, write: bool):
 
 
 def remember(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
-    from django.utils.dateparse import parse_datetime
-
-    args = dict(arguments)
-    namespace = _namespace(user, args, write=True)
-    args.pop("namespace", None)
-    for key in ("expires_at", "last_confirmed_at"):
-        if args.get(key):
-            parsed = parse_datetime(args[key])
-            if parsed is None:
-                from core.errors import InvalidInput
-
-                raise InvalidInput(f"{key} must be an ISO 8601 timestamp.")
-            args[key] = parsed
-    result = services.remember(actor=user, namespace=namespace, **args)
-    data: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
-    if result.near_duplicates is not None:
-        data["near_duplicates"] = [
-            {"memory_id": n.id, "text": n.text, "similarity": n.similarity} for n in result.near_duplicates
-        ]
-    if result.previously_corrected:
-        data["previously_corrected"] = [
-            {
-                "tombstone_id": n.id,
-                "text": n.text,
-                "similarity": n.similarity,
-                **{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in n.extra.items()},
-            }
-            for n in result.previously_corrected
-        ]
+    result = operations.remember(user=user, data=arguments)
     did = (
         f"stored memory {result.memory_id}"
         if result.message == "Ok"
         else f"found memory {result.memory_id} already remembered"
     )
-    return ToolResult(data=data, did=did)
+    return ToolResult(data=s.remember_body(result), did=did)
 
 
 def add_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
-    namespace = _namespace(user, arguments, write=True)
-    memory = services.add_memory(
-        actor=user, namespace=namespace, content=arguments["content"], metadata=arguments.get("metadata")
-    )
-    message = f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
-    data = {"id": memory.id, "event_id": str(memory.event_id), "status": "queued", "message": message}
-    return ToolResult(data=data, did=f"queued memory {memory.id} (event {memory.event_id})")
+    memory = operations.add_memory(user=user, data=arguments)
+    if arguments.get("async", True):
+        message = f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
+        data = {"id": memory.id, "event_id": str(memory.event_id), "status": "queued", "message": message}
+        return ToolResult(data=data, did=f"queued memory {memory.id} (event {memory.event_id})")
+    message = f"Memory stored successfully with ID: {memory.id}"
+    data = {"id": memory.id, "event_id": str(memory.event_id), "status": memory.status, "message": message}
+    return ToolResult(data=data, did=f"stored memory {memory.id}")
 
 
 def search_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
-    namespace = _namespace(user, arguments, write=False)
-    hits = selectors.search_memories(
-        namespace_ids=[namespace.id], query=arguments["query"], limit=arguments.get("limit", 5)
-    )
-    data = {"results": SearchResultOutput(hits, many=True).data, "text": selectors.format_results_text(hits)}
+    namespace, hits = operations.search(user=user, data=arguments)
+    data = {"results": s.SearchResultOutput(hits, many=True).data, "text": selectors.format_results_text(hits)}
     return ToolResult(data=data, label=namespace.key, count=len(hits))
 
 
 def forget(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
     memory = permissions.get_memory(user, arguments["memory_id"], write=True)
-    tombstone = services.forget_memory(actor=user, memory=memory, reason=arguments.get("reason", ""))
+    tombstone = services.forget_memory(actor=user, memory=memory, reason=arguments["reason"])
     return ToolResult(
         data={"ok": True, "memory_id": memory.id, "tombstone_id": tombstone.id}, did=f"forgot memory {memory.id}"
     )
 
 
-NAMESPACE = {"type": "string", "description": "namespace key; default: your own user:<username>"}
-
 TOOLS = [
     Tool(
         name="remember",
         description="Store a single durable fact about the user (seed 003). Texts shaped like secrets are refused.",
-        input_schema=schema(
-            {
-                "text": {"type": "string", "minLength": 1},
-                "tags": {"type": "array", "items": {"type": "string"}},
-                "source_provider": {"type": "string"},
-                "importance": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
-                "capture_mode": {"type": "string", "enum": ["explicit", "inferred"]},
-                "session_id": {"type": "string"},
-                "dedup_policy": {"type": "string", "enum": ["insert", "skip_if_near", "ask"], "default": "ask"},
-                "expires_at": {"type": "string", "format": "date-time"},
-                "last_confirmed_at": {"type": "string", "format": "date-time"},
-                "namespace": NAMESPACE,
-            },
-            ["text"],
-        ),
+        contract=s.RememberInput,
         ui_label="Remembering",
         direction="write",
         tool_class="action",
@@ -115,10 +69,7 @@ TOOLS = [
     Tool(
         name="add_memory",
         description="Store a memory for the user in the background; answers at once with an event id.",
-        input_schema=schema(
-            {"content": {"type": "string", "minLength": 1}, "metadata": {"type": "object"}, "namespace": NAMESPACE},
-            ["content"],
-        ),
+        contract=s.AddMemoryInput,
         ui_label="Saving memory",
         direction="write",
         tool_class="action",
@@ -128,14 +79,7 @@ TOOLS = [
     Tool(
         name="search_memory",
         description="Search the user's memories by meaning and keywords; best first, each with a score.",
-        input_schema=schema(
-            {
-                "query": {"type": "string", "minLength": 1},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 5},
-                "namespace": NAMESPACE,
-            },
-            ["query"],
-        ),
+        contract=s.SearchToolInput,
         ui_label="Searching memories",
         direction="read-only",
         tool_class="list",
@@ -146,9 +90,7 @@ TOOLS = [
     Tool(
         name="forget",
         description="Forget a memory: it leaves recall and is kept as a tombstone with the reason.",
-        input_schema=schema(
-            {"memory_id": {"type": "integer", "minimum": 1}, "reason": {"type": "string"}}, ["memory_id"]
-        ),
+        contract=s.ForgetToolInput,
         ui_label="Forgetting memory",
         direction="write",
         tool_class="action",

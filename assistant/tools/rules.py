@@ -6,8 +6,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 
-from assistant.tools.base import Tool, ToolResult, schema
+from assistant.tools.base import Tool, ToolResult
 from toolrules import services
+from toolrules.api.serializers import MemoryRecallInput
 
 
 def memory_recall(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
@@ -28,14 +29,7 @@ TOOLS = [
             "Recall the guidance stored for one tool (its namespace tool-<tool name>): normal-priority rules "
             "and observations that are not pinned to the prompt. Call it before using a tool you are unsure of."
         ),
-        input_schema=schema(
-            {
-                "namespace": {"type": "string", "pattern": "^tool-[^\\s/]+$", "description": "tool-<tool name>"},
-                "query": {"type": "string", "description": "only rules containing any of these words"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-            },
-            ["namespace"],
-        ),
+        contract=MemoryRecallInput,
         ui_label="Recalling tool guidance",
         direction="read-only",
         tool_class="list",

@@ -136,10 +136,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "core.errors.exception_handler",
+    # JSON only: nesting too deep for Python's parser is a 400, never a RecursionError.
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.MnemoJSONParser"],
 }
+# A CSRF failure under /api/ or /rpc answers the JSON envelope too (core.errors).
+CSRF_FAILURE_VIEW = "core.errors.csrf_failure"
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mnemo API",
     "DESCRIPTION": "Memory for AI agents: remember, recall, contact memory, tool rules.",
@@ -149,6 +153,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The schema tells the truth: error envelopes and statuses, strict request bodies (core.schema).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.schema.add_error_responses"],
+    # Input and output components apart: request bodies say additionalProperties false.
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Celery --------------------------------------------------------------------------------------

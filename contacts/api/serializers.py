@@ -3,7 +3,16 @@
 from rest_framework import serializers
 
 from contacts.models import Contact, ContactMessage, ContactNote
-from core.api import JSONObjectField, StrictCharField, StrictSerializer
+from core.api import StrictSerializer
+from core.fields import (
+    LONG_TEXT,
+    BooleanField,
+    BoundedIntegerField,
+    JSONObjectField,
+    TagListField,
+    TextField,
+    UUIDField,
+)
 
 
 class ContactOutput(serializers.ModelSerializer):
@@ -26,23 +35,23 @@ class ContactOutput(serializers.ModelSerializer):
 
 
 class ContactInput(StrictSerializer):
-    name = StrictCharField(max_length=200)
+    name = TextField(max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     phone = serializers.RegexField(r"^\+?[0-9 ()\-.]{3,39}$", required=False, allow_blank=True, max_length=40)
-    company = StrictCharField(required=False, allow_blank=True, max_length=200)
-    title = StrictCharField(required=False, allow_blank=True, max_length=200)
-    address = StrictCharField(required=False, allow_blank=True)
-    timezone = StrictCharField(required=False, allow_blank=True, max_length=64)
-    tags = serializers.ListField(child=StrictCharField(max_length=64), required=False)
+    company = TextField(required=False, allow_blank=True, max_length=200)
+    title = TextField(required=False, allow_blank=True, max_length=200)
+    address = TextField(required=False, allow_blank=True, max_length=1000)
+    timezone = TextField(required=False, allow_blank=True, max_length=64)
+    tags = TagListField(required=False)
     custom_fields = JSONObjectField(required=False)
 
 
 class ContactPatchInput(ContactInput):
-    name = StrictCharField(max_length=200, required=False)
+    name = TextField(max_length=200, required=False)
 
 
 class NoteOutput(serializers.ModelSerializer):
-    author = serializers.CharField(source="author.username", default=None)
+    author = serializers.CharField(source="author.username", default=None, allow_null=True)
 
     class Meta:
         model = ContactNote
@@ -50,7 +59,7 @@ class NoteOutput(serializers.ModelSerializer):
 
 
 class NoteInput(StrictSerializer):
-    body = StrictCharField()
+    body = TextField(max_length=LONG_TEXT)
 
 
 class MessageOutput(serializers.ModelSerializer):
@@ -71,7 +80,44 @@ class MessageOutput(serializers.ModelSerializer):
 
 
 class MemoryNoteInput(StrictSerializer):
-    memory_note = StrictCharField()
+    memory_note = TextField(max_length=LONG_TEXT)
+
+
+# --- the contact tools' contracts (seed 000) -------------------------------------------------------
+
+
+class ContactRefInput(StrictSerializer):
+    """``get_contact_details`` and ``get_contact_memory``: the contact, by id."""
+
+    contact_id = UUIDField(help_text="uuid — the contact")
+
+
+class ContactMemoryInput(StrictSerializer):
+    """``get_contact_memory`` (seed 000): ``{"contact_id": "uuid — the contact whose memory to retrieve"}``."""
+
+    contact_id = UUIDField(help_text="uuid — the contact whose memory to retrieve")
+
+
+class ContactMessagesInput(ContactRefInput):
+    """``get_contact_messages``: the contact and how many recent messages."""
+
+    limit = BoundedIntegerField(required=False, default=20, min_value=1, max_value=100)
+
+
+class SendSmsInput(ContactRefInput):
+    """``send_sms``: preview with ``confirmed=false`` (the default), send with ``true``."""
+
+    body = TextField(max_length=1600)
+    confirmed = BooleanField(
+        required=False, default=False, help_text="false (default): preview only, nothing is sent; true: send it"
+    )
+
+
+class SendEmailInput(SendSmsInput):
+    """``send_email``: like ``send_sms``, with a subject."""
+
+    subject = TextField(required=False, allow_blank=True, default="", max_length=300)
+    body = TextField(max_length=50_000)
 
 
 class ContactMemoryOutput(serializers.Serializer):

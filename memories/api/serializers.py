@@ -6,31 +6,55 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.api import JSONObjectField, StrictCharField, StrictSerializer
+from core.api import StrictSerializer
+from core.fields import (
+    AwareDateTimeField,
+    BooleanField,
+    BoundedFloatField,
+    BoundedIntegerField,
+    JSONObjectField,
+    TagListField,
+    TextField,
+    UUIDField,
+)
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
+
+#: Longest namespace key (``Namespace.key``).
+NAMESPACE_MAX = 200
 
 
 def text_field(**kwargs: Any) -> serializers.CharField:
-    # Length and secrets are checked by the service (the same rules for every way in); here only
-    # the type. trim_whitespace off: the text is stored exactly as sent.
-    return StrictCharField(trim_whitespace=False, allow_blank=True, **kwargs)
+    # Secrets and MAX_TEXT_CHARS are checked by the service (the same rules for every way in; the
+    # limit is a setting); here the type, storability and a hard ceiling. trim_whitespace off: the
+    # text is stored exactly as sent.
+    kwargs.setdefault("max_length", 1_000_000)
+    return TextField(trim_whitespace=False, allow_blank=True, **kwargs)
+
+
+def namespace_field() -> serializers.CharField:
+    return TextField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=NAMESPACE_MAX,
+        help_text="namespace key; default: your own user:<username>",
+    )
 
 
 class RememberInput(StrictSerializer):
-    text = text_field()
-    tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False, default=list)
-    source_provider = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
-    importance = serializers.FloatField(required=False, default=0.5, min_value=0.0, max_value=1.0)
+    """Seed 003's ``remember``: the contract of the REST call, the tool and every import line."""
+
+    text = text_field(help_text="the fact to remember (up to MAX_TEXT_CHARS characters)")
+    tags = TagListField(required=False, default=list)
+    source_provider = TextField(required=False, default="", allow_blank=True, max_length=200)
+    importance = BoundedFloatField(required=False, default=0.5, min_value=0.0, max_value=1.0)
     capture_mode = serializers.ChoiceField(choices=Memory.CaptureMode.values, required=False, default="")
-    # Stored as sent (seed 003), surrounding whitespace included: REST and the remember tool
-    # behave the same (tests/memories/test_session_id.py).
-    session_id = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=255, trim_whitespace=False
-    )
+    # Stored as given (seed 003: "Stored as-is"): no trimming.
+    session_id = TextField(required=False, default="", allow_blank=True, max_length=255, trim_whitespace=False)
     dedup_policy = serializers.ChoiceField(choices=["insert", "skip_if_near", "ask"], required=False, default="ask")
-    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    last_confirmed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    namespace = serializers.CharField(required=False, allow_blank=True, default="")
+    expires_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    last_confirmed_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    namespace = namespace_field()
     metadata = JSONObjectField(required=False, default=dict)
 
 
@@ -59,19 +83,30 @@ class RememberOutput(serializers.Serializer):
     previously_corrected = PreviouslyCorrectedOutput(many=True, required=False)
 
 
-class AddMemoryInput(StrictSerializer):
-    content = text_field()
-    metadata = JSONObjectField(required=False, default=dict)
-    namespace = serializers.CharField(required=False, allow_blank=True, default="")
-    # "async" is a Python keyword: the field is declared under another name and renamed below.
-    run_async = serializers.BooleanField(required=False, default=True)
+def remember_body(result: Any) -> dict[str, Any]:
+    """The answer of ``remember`` (seed 003's output), for REST and the tool alike."""
+    body: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
+    if result.near_duplicates is not None:
+        body["near_duplicates"] = NearDuplicateOutput(result.near_duplicates, many=True).data
+    if result.previously_corrected:
+        body["previously_corrected"] = PreviouslyCorrectedOutput(result.previously_corrected, many=True).data
+    return body
 
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict) and "async" in data:
-            data = {**data, "run_async": data["async"]}
-            data.pop("async")
-            self.initial_data = data
-        return super().to_internal_value(data)
+
+class AddMemoryInput(StrictSerializer):
+    """Seed 002's ``add_memory``. Its flag is ``async`` (a Python keyword, so the field is added in
+    ``get_fields``); any other name for it, ``run_async`` included, is an unknown field."""
+
+    content = text_field(help_text="memory content to store (up to MAX_TEXT_CHARS characters)")
+    metadata = JSONObjectField(required=False, default=dict)
+    namespace = namespace_field()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["async"] = BooleanField(
+            required=False, default=True, help_text="true (default): queued and embedded in the background"
+        )
+        return fields
 
 
 class AddMemoryOutput(serializers.Serializer):
@@ -104,16 +139,24 @@ class MetadataFilterField(JSONObjectField):
 
 
 class SearchInput(StrictSerializer):
-    query = serializers.CharField(max_length=4000)
-    namespace = serializers.CharField(required=False, allow_blank=True, default="")
-    limit = serializers.IntegerField(required=False, default=5, min_value=1, max_value=100)
-    tags = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    """Seed 002's ``search_memory``: REST and the tool (which leaves out ``format``)."""
+
+    query = TextField(max_length=4000, help_text="query string to search for")
+    namespace = namespace_field()
+    limit = BoundedIntegerField(required=False, default=5, min_value=1, max_value=100)
+    tags = TagListField(required=False, default=list)
     tags_mode = serializers.ChoiceField(choices=["any", "all"], required=False, default="any")
     metadata = MetadataFilterField(required=False, default=dict)
-    created_after = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    created_before = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    created_after = AwareDateTimeField(required=False, allow_null=True, default=None)
+    created_before = AwareDateTimeField(required=False, allow_null=True, default=None)
     mode = serializers.ChoiceField(choices=["hybrid", "vector", "keyword"], required=False, default="hybrid")
     format = serializers.ChoiceField(choices=["json", "text"], required=False, default="json")
+
+
+class SearchToolInput(SearchInput):
+    """The ``search_memory`` tool: SearchInput without ``format`` (the tool answers both forms)."""
+
+    format = None  # type: ignore[assignment]  # DRF: None removes an inherited field
 
 
 class SearchResultOutput(serializers.Serializer):
@@ -128,7 +171,7 @@ class SearchResultOutput(serializers.Serializer):
 
 class MemoryOutput(serializers.ModelSerializer):
     namespace = serializers.CharField(source="namespace.key")
-    created_by = serializers.CharField(source="created_by.username", default=None)
+    created_by = serializers.CharField(source="created_by.username", default=None, allow_null=True)
 
     class Meta:
         model = Memory
@@ -156,22 +199,73 @@ class MemoryOutput(serializers.ModelSerializer):
 
 class MemoryPatchInput(StrictSerializer):
     text = text_field(required=False)
-    tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
-    expires_at = serializers.DateTimeField(required=False, allow_null=True)
+    tags = TagListField(required=False)
+    expires_at = AwareDateTimeField(required=False, allow_null=True)
     metadata = JSONObjectField(required=False)
-    importance = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
-    source_provider = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    importance = BoundedFloatField(required=False, min_value=0.0, max_value=1.0)
+    source_provider = TextField(required=False, allow_blank=True, max_length=200)
     capture_mode = serializers.ChoiceField(choices=["", *Memory.CaptureMode.values], required=False)
-    session_id = serializers.CharField(required=False, allow_blank=True, max_length=255, trim_whitespace=False)
+    session_id = TextField(required=False, allow_blank=True, max_length=255, trim_whitespace=False)
 
 
 class ForgetInput(StrictSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class ForgetToolInput(ForgetInput):
+    """The ``forget`` tool: ForgetInput plus the memory it names (REST has it in the path)."""
+
+    memory_id = BoundedIntegerField(min_value=1)
 
 
 class CorrectInput(StrictSerializer):
     text = text_field()
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class ImportLineInput(RememberInput):
+    """One memory line of ``import_memories``: ``remember``'s contract plus what an export writes
+    (``created_at``, ``event_id``, the embedding…). A field added to RememberInput is checked here
+    too."""
+
+    type = serializers.ChoiceField(choices=["memory"], required=False, default="memory")
+    id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    event_id = UUIDField(required=False, allow_null=True, default=None)
+    status = TextField(required=False, allow_blank=True, max_length=20)
+    created_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    updated_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    forgotten_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    created_by = TextField(required=False, allow_blank=True, allow_null=True, max_length=150)
+    embedding_model = TextField(required=False, allow_blank=True, default="", max_length=200)
+    embedding = serializers.ListField(
+        child=BoundedFloatField(), required=False, allow_null=True, default=None, max_length=4096
+    )
+    source_provider = TextField(required=False, default="", allow_blank=True, allow_null=True, max_length=200)
+    session_id = TextField(
+        required=False, default="", allow_blank=True, allow_null=True, max_length=255, trim_whitespace=False
+    )
+    capture_mode = serializers.ChoiceField(
+        choices=["", *Memory.CaptureMode.values], required=False, default="", allow_null=True
+    )
+    tags = TagListField(required=False, default=list, allow_null=True)
+    metadata = JSONObjectField(required=False, default=dict, allow_null=True)
+
+
+class ImportTombstoneInput(StrictSerializer):
+    """One tombstone line of ``import_memories``."""
+
+    type = serializers.ChoiceField(choices=["tombstone"])
+    id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    memory_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    namespace = TextField(required=False, allow_blank=True, default="", max_length=NAMESPACE_MAX)
+    text = text_field()
+    kind = serializers.ChoiceField(choices=Tombstone.Kind.values, required=False, default=Tombstone.Kind.FORGOTTEN)
+    reason = TextField(required=False, allow_blank=True, allow_null=True, default="", max_length=2000)
+    replaced_by = serializers.IntegerField(required=False, allow_null=True, default=None)
+    created_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    embedding = serializers.ListField(
+        child=BoundedFloatField(), required=False, allow_null=True, default=None, max_length=4096
+    )
 
 
 class TombstoneOutput(serializers.ModelSerializer):
@@ -182,12 +276,43 @@ class TombstoneOutput(serializers.ModelSerializer):
         fields = ["id", "memory", "namespace", "text", "kind", "reason", "replaced_by", "created_at"]
 
 
+class ForgetOutput(serializers.Serializer):
+    """``POST /memories/{id}/forget`` and ``DELETE /memories/{id}``."""
+
+    ok = serializers.BooleanField()
+    tombstone = TombstoneOutput()
+
+
+class CorrectOutput(serializers.Serializer):
+    """``POST /memories/{id}/correct``: the new memory and the old one's tombstone."""
+
+    ok = serializers.BooleanField()
+    memory = MemoryOutput()
+    tombstone = TombstoneOutput()
+
+
 class EventOutput(serializers.ModelSerializer):
-    actor = serializers.CharField(source="actor.username", default=None)
+    actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
 
     class Meta:
         model = MemoryEvent
         fields = ["id", "memory", "event_type", "old_text", "new_text", "actor", "data", "created_at"]
+
+
+class HistoryOutput(serializers.Serializer):
+    """``GET /memories/{id}/history``."""
+
+    ok = serializers.BooleanField()
+    memory_id = serializers.IntegerField()
+    events = EventOutput(many=True)
+
+
+class SearchOutput(serializers.Serializer):
+    """``POST /memories/search``: ``results`` (format json) or seed 002's ``text`` (format text)."""
+
+    ok = serializers.BooleanField()
+    results = SearchResultOutput(many=True, required=False)
+    text = serializers.CharField(required=False)
 
 
 class EventStatusOutput(serializers.Serializer):
@@ -199,7 +324,7 @@ class EventStatusOutput(serializers.Serializer):
 
 
 class NamespaceOutput(serializers.ModelSerializer):
-    owner = serializers.CharField(source="owner.username", default=None)
+    owner = serializers.CharField(source="owner.username", default=None, allow_null=True)
     can_write = serializers.BooleanField()
     memory_count = serializers.IntegerField()
 

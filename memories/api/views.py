@@ -5,10 +5,8 @@ Permissions are decided in ``memories.permissions`` only; views never check them
 
 from __future__ import annotations
 
-from typing import Any
-
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +14,7 @@ from rest_framework.views import APIView
 
 from core.api import validated
 from core.errors import NotFound
-from memories import permissions, selectors, services
+from memories import operations, permissions, selectors, services
 from memories.api import serializers as s
 from memories.api.filters import MemoryFilter
 from memories.models import Memory, Namespace
@@ -35,16 +33,20 @@ class WhoAmIView(APIView):
 class RememberView(APIView):
     """Seed 003 ``remember``: store one durable fact, synchronously."""
 
-    @extend_schema(request=s.RememberInput, responses={201: s.RememberOutput, 200: s.RememberOutput})
+    @extend_schema(
+        request=s.RememberInput,
+        responses={201: s.RememberOutput, 200: s.RememberOutput},
+        examples=[
+            OpenApiExample(
+                "seed 003",
+                value={"text": "My son Colby lives in Los Angeles.", "tags": ["family"], "capture_mode": "explicit"},
+                request_only=True,
+            )
+        ],
+    )
     def post(self, request: Request) -> Response:
-        data = validated(s.RememberInput, request)
-        namespace = permissions.resolve_namespace(request.user, data.pop("namespace"), write=True)
-        result = services.remember(actor=request.user, namespace=namespace, **data)
-        body: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
-        if result.near_duplicates is not None:
-            body["near_duplicates"] = s.NearDuplicateOutput(result.near_duplicates, many=True).data
-        if result.previously_corrected:
-            body["previously_corrected"] = s.PreviouslyCorrectedOutput(result.previously_corrected, many=True).data
+        result = operations.remember(user=request.user, data=validated(s.RememberInput, request))
+        body = s.remember_body(result)
         created = result.message == "Ok"
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -61,18 +63,24 @@ class MemoryListCreateView(generics.ListAPIView):
             return Memory.objects.none()
         return permissions.visible_memories(self.request.user).select_related("created_by")
 
-    @extend_schema(request=s.AddMemoryInput, responses={202: s.AddMemoryOutput, 201: s.AddMemoryOutput})
+    @extend_schema(
+        request=s.AddMemoryInput,
+        responses={202: s.AddMemoryOutput, 201: s.AddMemoryOutput},
+        examples=[
+            OpenApiExample(
+                "seed 002",
+                value={
+                    "content": "User prefers meetings scheduled in the afternoon",
+                    "metadata": {"category": "preferences", "type": "scheduling"},
+                },
+                request_only=True,
+            )
+        ],
+    )
     def post(self, request: Request) -> Response:
         data = validated(s.AddMemoryInput, request)
-        namespace = permissions.resolve_namespace(request.user, data["namespace"], write=True)
-        memory = services.add_memory(
-            actor=request.user,
-            namespace=namespace,
-            content=data["content"],
-            metadata=data["metadata"],
-            run_async=data["run_async"],
-        )
-        if data["run_async"]:
+        memory = operations.add_memory(user=request.user, data=data)
+        if data["async"]:
             body = {
                 "ok": True,
                 "id": memory.id,
@@ -96,34 +104,12 @@ class SearchView(APIView):
 
     @extend_schema(
         request=s.SearchInput,
-        responses=inline_serializer(
-            "SearchOutput",
-            {
-                "ok": serializers.BooleanField(),
-                "results": s.SearchResultOutput(many=True),
-                "text": serializers.CharField(required=False),
-            },
-        ),
+        responses=s.SearchOutput,
+        examples=[OpenApiExample("seed 002", value={"query": "scheduling preferences", "limit": 3}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
         data = validated(s.SearchInput, request)
-        if data["namespace"]:
-            namespace_ids = [permissions.resolve_namespace(request.user, data["namespace"], write=False).id]
-        else:
-            namespace_ids = [permissions.ensure_user_namespace(request.user).id]
-        hits = selectors.search_memories(
-            namespace_ids=namespace_ids,
-            query=data["query"],
-            limit=data["limit"],
-            mode=data["mode"],
-            filters=selectors.SearchFilters(
-                tags=services.clean_tags(data["tags"]),
-                tags_mode=data["tags_mode"],
-                metadata=data["metadata"],
-                created_after=data["created_after"],
-                created_before=data["created_before"],
-            ),
-        )
+        _, hits = operations.search(user=request.user, data=data)
         if data["format"] == "text":
             return Response({"ok": True, "text": selectors.format_results_text(hits)})
         return Response({"ok": True, "results": s.SearchResultOutput(hits, many=True).data})
@@ -144,7 +130,7 @@ class MemoryDetailView(APIView):
         memory = services.update_memory(actor=request.user, memory=memory, **data)
         return Response(s.MemoryOutput(memory).data)
 
-    @extend_schema(request=None, responses={200: s.TombstoneOutput})
+    @extend_schema(request=None, responses={200: s.ForgetOutput})
     def delete(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
         tombstone = services.forget_memory(actor=request.user, memory=memory, reason="deleted", kind="deleted")
@@ -154,7 +140,7 @@ class MemoryDetailView(APIView):
 class ForgetView(APIView):
     """Forget a memory: out of recall, kept as a tombstone with the reason."""
 
-    @extend_schema(request=s.ForgetInput, responses=s.TombstoneOutput)
+    @extend_schema(request=s.ForgetInput, responses=s.ForgetOutput)
     def post(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
         data = validated(s.ForgetInput, request)
@@ -165,7 +151,7 @@ class ForgetView(APIView):
 class CorrectView(APIView):
     """Correct a memory: a new memory replaces it; the old one becomes a tombstone pointing to it."""
 
-    @extend_schema(request=s.CorrectInput, responses={201: s.MemoryOutput})
+    @extend_schema(request=s.CorrectInput, responses={201: s.CorrectOutput})
     def post(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id, write=True)
         data = validated(s.CorrectInput, request)
@@ -191,7 +177,7 @@ class ConfirmView(APIView):
 class HistoryView(APIView):
     """Every add, update, forget, correct and confirm of one memory, oldest first."""
 
-    @extend_schema(responses=s.EventOutput(many=True))
+    @extend_schema(responses=s.HistoryOutput)
     def get(self, request: Request, memory_id: int) -> Response:
         memory = permissions.get_memory(request.user, memory_id)
         events = selectors.memory_history(memory=memory)
@@ -201,12 +187,16 @@ class HistoryView(APIView):
 class EventStatusView(APIView):
     """Where an asynchronous add stands: queued, ready or failed."""
 
-    @extend_schema(responses={200: s.EventStatusOutput, 404: OpenApiResponse(description="unknown event")})
+    @extend_schema(responses={200: s.EventStatusOutput})
     def get(self, request: Request, event_id: str) -> Response:
         memory = selectors.memory_by_event_id(event_id)
-        if memory is None:
-            raise NotFound(f"Event {event_id} not found.")
-        permissions.get_memory(request.user, memory.id)  # NOT_FOUND unless the caller may see it
+        try:
+            if memory is None:
+                raise NotFound("missing")
+            permissions.get_memory(request.user, memory.id)  # NOT_FOUND unless the caller may see it
+        except NotFound:
+            # Someone else's event answers exactly like a missing one (never the memory's id).
+            raise NotFound(f"Event {event_id} not found.") from None
         body = {
             "ok": True,
             "event_id": memory.event_id,

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
-from config import exceptions
+from core import errors as exceptions
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -73,9 +73,9 @@ def test_defaults(token_client):
         ({"text": "ok", "expires_at": "next tuesday"}, "expires_at"),
         ({"text": "ok", "dedupe_policy": "insert"}, "unknown field"),
         ({"text": "ok", "tags": ["x" * 65]}, "tags"),
-        ({"text": "nul\x00byte"}, "Null characters"),
-        ({"text": "ok", "metadata": {"k": "a\x00b"}}, "Null characters"),
-        ({"text": "ok", "metadata": {"a\x00": 1}}, "Null characters"),
+        ({"text": "nul\x00byte"}, "NUL characters"),
+        ({"text": "ok", "metadata": {"k": "a\x00b"}}, "NUL characters"),
+        ({"text": "ok", "metadata": {"a\x00": 1}}, "NUL characters"),
     ],
 )
 def test_invalid_input(token_client, body, fragment):

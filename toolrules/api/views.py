@@ -2,46 +2,23 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import StrictCharField, StrictSerializer, validated
+from core.api import query, validated
 from toolrules import permissions, services
-from toolrules.models import ToolMemoryRule
-
-
-class RuleOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    key = serializers.CharField()
-    tool_name = serializers.CharField()
-    rule = serializers.CharField()
-    priority = serializers.ChoiceField(choices=ToolMemoryRule.Priority.values)
-    source = serializers.ChoiceField(choices=ToolMemoryRule.Source.values)
-    tags = serializers.ListField(child=serializers.CharField())
-    owner = serializers.CharField(allow_null=True)
-    created_at = serializers.CharField(help_text="RFC 3339")
-    updated_at = serializers.CharField(help_text="RFC 3339")
-
-
-class RuleInput(StrictSerializer):
-    id = serializers.UUIDField(required=False, allow_null=True, default=None)
-    tool_name = StrictCharField(max_length=100)
-    rule = StrictCharField(max_length=4000)
-    priority = serializers.ChoiceField(choices=ToolMemoryRule.Priority.values, default="normal")
-    source = serializers.ChoiceField(choices=ToolMemoryRule.Source.values, default="programmatic")
-    tags = serializers.ListField(child=StrictCharField(), required=False, default=list)
-    binds_everyone = serializers.BooleanField(required=False, default=False)
-
-
-class RuleUpdateInput(RuleInput):
-    tool_name = StrictCharField(max_length=100, required=False)
-    rule = StrictCharField(max_length=4000, required=False)
-    priority = serializers.ChoiceField(choices=ToolMemoryRule.Priority.values, required=False)
-    source = serializers.ChoiceField(choices=ToolMemoryRule.Source.values, required=False)
-    tags = serializers.ListField(child=StrictCharField(), required=False)
+from toolrules.api.serializers import (
+    RuleInput,
+    RuleListQuery,
+    RuleOutput,
+    RulesForPromptOutput,
+    RulesForPromptQuery,
+    RuleUpdateInput,
+    ToolStatisticOutput,
+)
 
 
 def _put(request: Request, data: dict, rule_id=None) -> tuple[dict, bool]:
@@ -62,11 +39,12 @@ class RuleListView(APIView):
     """``memory.tool_rule_list`` / ``memory.tool_rules_json`` (GET) and ``memory.tool_rule_put`` (POST)."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("tool_name", str, description="only this tool's rules")],
+        parameters=[RuleListQuery],
         responses=RuleOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        rules = services.list_rules(user=request.user, tool_name=request.query_params.get("tool_name") or None)
+        params = query(RuleListQuery, request)
+        rules = services.list_rules(user=request.user, tool_name=params["tool_name"] or None)
         return Response([services.serialize_rule(r) for r in rules])
 
     @extend_schema(request=RuleInput, responses={201: RuleOutput, 200: RuleOutput})
@@ -108,13 +86,11 @@ class RulesForPromptView(APIView):
     """``memory.tool_rules_for_prompt``: the pinned Markdown block and its snapshot."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("tools", str, description="comma-separated tool names (default: all)")],
-        responses=inline_serializer(
-            "RulesForPrompt", {"markdown": serializers.CharField(), "snapshot": serializers.DictField()}
-        ),
+        parameters=[RulesForPromptQuery],
+        responses=RulesForPromptOutput,
     )
     def get(self, request: Request) -> Response:
-        raw = request.query_params.get("tools")
+        raw = query(RulesForPromptQuery, request)["tools"]
         tools = [t.strip() for t in raw.split(",") if t.strip()] if raw else None
         result = services.rules_for_prompt(user=request.user, tools=tools)
         return Response({"markdown": result.markdown, "snapshot": result.snapshot})
@@ -123,10 +99,6 @@ class RulesForPromptView(APIView):
 class StatisticsView(APIView):
     """The caller's tool statistics, keyed ``tool_effectiveness/tool/{name}``."""
 
-    @extend_schema(
-        responses=inline_serializer(
-            "ToolStatistics", {"key": serializers.CharField(), "calls": serializers.IntegerField()}, many=True
-        )
-    )
+    @extend_schema(responses=ToolStatisticOutput(many=True))
     def get(self, request: Request) -> Response:
         return Response(services.statistics_for(user=request.user))

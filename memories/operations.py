@@ -1,0 +1,54 @@
+"""The memory operations as every entrance runs them, from their contract's validated data.
+
+The REST views and the gateway tools (and any other entrance) validate with the same serializer
+(``memories.api.serializers``) and then call these, so an argument added to a contract reaches
+the service the same way from every door.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memories import permissions, selectors, services
+from memories.models import Memory
+
+
+def remember(*, user: Any, data: dict[str, Any]) -> services.RememberResult:
+    """Seed 003's ``remember`` from ``RememberInput`` data."""
+    fields = dict(data)
+    namespace = permissions.resolve_namespace(user, fields.pop("namespace", ""), write=True)
+    return services.remember(actor=user, namespace=namespace, **fields)
+
+
+def add_memory(*, user: Any, data: dict[str, Any]) -> Memory:
+    """Seed 002's ``add_memory`` from ``AddMemoryInput`` data."""
+    namespace = permissions.resolve_namespace(user, data.get("namespace", ""), write=True)
+    return services.add_memory(
+        actor=user,
+        namespace=namespace,
+        content=data["content"],
+        metadata=data.get("metadata") or {},
+        run_async=data.get("async", True),
+    )
+
+
+def search(*, user: Any, data: dict[str, Any]) -> tuple[Any, list[selectors.SearchHit]]:
+    """Seed 002's ``search_memory`` from ``SearchInput`` data: (namespace, hits)."""
+    if data.get("namespace"):
+        namespace = permissions.resolve_namespace(user, data["namespace"], write=False)
+    else:
+        namespace = permissions.ensure_user_namespace(user)
+    hits = selectors.search_memories(
+        namespace_ids=[namespace.id],
+        query=data["query"],
+        limit=data.get("limit", 5),
+        mode=data.get("mode", "hybrid"),
+        filters=selectors.SearchFilters(
+            tags=services.clean_tags(data.get("tags") or []),
+            tags_mode=data.get("tags_mode", "any"),
+            metadata=data.get("metadata") or {},
+            created_after=data.get("created_after"),
+            created_before=data.get("created_before"),
+        ),
+    )
+    return namespace, hits

@@ -1,0 +1,150 @@
+"""The OpenAPI spec is the truth: schemathesis, every check, against a live Mnemo.
+
+The test starts gunicorn on a free port against the test database (the embedded PostgreSQL the
+suite uses, shared through the environment as the worker tests do), with a superuser's token so
+that every operation is reachable, and runs ``st run`` with a fixed seed: 0 server errors, 0
+response-schema violations, 0 undocumented statuses, 0 failures of any other check.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from tests.conftest import ROOT, free_port, wait_for, worker_env
+from tests.factories import UserFactory
+
+CONFIG = Path(__file__).with_name("schemathesis.toml")
+SEED = 20261122
+#: The JUnit report of the last run, for whoever has to read a failure.
+REPORT_DIR = ROOT / "test-artifacts" / "schemathesis"
+MAX_EXAMPLES = int(os.environ.get("MNEMO_SCHEMATHESIS_EXAMPLES", "12"))
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 (our own loopback server)
+            return response.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def live_mnemo(transactional_db, tmp_path):
+    """gunicorn serving Mnemo on 127.0.0.1:<free port>, on this test's (committed) database."""
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    env = worker_env("")  # no broker: embedding tasks run in process, in the server
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "4",
+            "--timeout",
+            "120",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+
+        def up() -> bool:
+            if process.poll() is not None:
+                raise AssertionError(f"gunicorn exited early:\n{log.read_text(errors='replace')}")
+            return _answers(f"{base}/healthz")
+
+        wait_for(up, 60, "gunicorn to answer", interval=0.3)
+        yield base, log
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+
+@pytest.mark.timeout(900)
+def test_the_openapi_spec_holds_against_a_live_mnemo(live_mnemo, tmp_path):
+    base, log = live_mnemo
+    admin = UserFactory(username="schemathesis", is_staff=True, is_superuser=True)
+    token = Token.objects.create(user=admin)
+    # The schema is fetched once, with a generous timeout (generating it takes seconds on a busy
+    # machine), and given to schemathesis as a file; requests go to the live server.
+    schema = tmp_path / "openapi.json"
+    request = urllib.request.Request(f"{base}/api/schema/?format=json", headers={"Authorization": f"Token {token.key}"})
+    with urllib.request.urlopen(request, timeout=120) as response:  # noqa: S310 (our own loopback server)
+        schema.write_bytes(response.read())
+    st = shutil.which("st", path=str(Path(sys.executable).parent)) or "st"
+    command = [
+        st,
+        "--config-file",
+        str(CONFIG),
+        "--no-color",
+        "run",
+        str(schema),
+        "--url",
+        base,
+        "--checks",
+        "all",
+        "--seed",
+        str(SEED),
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--workers",
+        "1",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--header",
+        f"Authorization: Token {token.key}",
+        "--request-timeout",
+        "60",
+        "--generation-database",
+        "none",
+        "--report",
+        "junit",
+        "--report-dir",
+        str(REPORT_DIR),
+        "--output-truncate",
+        "true",
+    ]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=840, check=False)
+    # Long generated values (thousands of zeros) are cut: the failures must stay readable.
+    output = "\n".join(line[:400] for line in (result.stdout + result.stderr).splitlines())
+    server_log = log.read_text(errors="replace")
+    assert result.returncode == 0, (
+        f"schemathesis found failures:\n{output[-20000:]}\n--- server log ---\n{server_log[-5000:]}"
+    )
+    # The run did exercise every operation of the schema (a schema listing nothing would pass
+    # vacuously) and every generated case passed.
+    operations = sum(
+        method in {"get", "post", "put", "patch", "delete"}
+        for item in json.loads(schema.read_text())["paths"].values()
+        for method in item
+    )
+    assert operations >= 30
+    assert f"Tested: {operations}" in output, output[-5000:]
+    counts = re.search(r"(\d+) generated, (\d+) passed", output)
+    assert counts and counts.group(1) == counts.group(2) and int(counts.group(1)) >= operations * 10, output[-5000:]
