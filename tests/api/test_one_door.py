@@ -386,7 +386,9 @@ def test_a_turn_with_bad_items_keeps_every_valid_item(carol, django_capture_on_c
     assert response.status_code == 201, response.content
     body = response.json()
     assert len(body["memories"]["stored"]) == 3
-    assert [r["rule"] for r in body["rules"]] == ["never text Bob after 9pm"]
+    assert [r["rule"] for r in body["rules"]] == [
+        "Never text Bob after 9pm."
+    ]  # the user's words, as written (issue 16)
     assert [o["tool_name"] for o in body["observations"]] == ["send_sms"]
     rejected = sorted((r["item"], r["code"]) for r in body["rejected"])
     assert rejected == [("decree", "INVALID_INPUT"), ("observation", "INVALID_INPUT")]
