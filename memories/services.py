@@ -16,7 +16,7 @@ from django.utils import timezone
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
-from memories.secrets import find_secret
+from core.secrets import find_secret
 from memories.selectors import _vector_literal
 from memories.tags import normalize_tags
 

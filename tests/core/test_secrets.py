@@ -5,7 +5,7 @@ Every credential below is made up (random characters in the right shape); none o
 
 import pytest
 
-from memories.secrets import find_secret
+from core.secrets import find_secret
 
 # Sentences an agent might try to store that carry a credential.
 SECRET_SENTENCES = [
