@@ -57,6 +57,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django import forms
+
 from core.errors import SecretRejected
 
 REDACTED = "[REDACTED]"
@@ -371,14 +373,19 @@ def _prefixed_in(candidate: str) -> bool:
 
 # --- passwords, PINs and codes ------------------------------------------------------------------
 
+_PASSWORD_LABEL = (
+    r"(?P<label>pass(?:word|wd|phrase|code)s?|pass[_\-]word|(?<![A-Za-z])p(?:s)?wd(?![A-Za-z])|"
+    r"(?<![A-Za-z])pw(?![A-Za-z]))[\"'\]]?"
+)
+_PASSWORD_VALUE = r"\s*(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|\S+)"
 _PASSWORD = re.compile(
-    r"(?P<label>pass(?:word|wd|phrase|code)s?|pass[_\-]word|(?<![A-Za-z])p(?:s)?wd(?![A-Za-z])|(?<![A-Za-z])pw(?![A-Za-z]))"
-    r"[\"'\]]?"
-    r"(?P<about>\s+(?:for|to|of|on|at)\s+(?:[\w@.\-']+\s+){0,4}?[\w@.\-']+)?"
-    r"\s*(?P<op>:=|=>|->|[:=]|\s(?:is|was|will\s+be|is\s+now|has\s+been\s+changed\s+to|changed\s+to|set\s+to|reads)\s)"
-    r"\s*(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|\S+)",
+    _PASSWORD_LABEL + r"(?P<about>\s+(?:for|to|of|on|at)\s+(?:[\w@.\-']+\s+){0,4}?[\w@.\-']+)?"
+    r"(?P<op>\s*(?::=|=>|->|[:=])|\s+(?:is|was|will\s+be|is\s+now|has\s+been\s+changed\s+to|changed\s+to|"
+    r"set\s+to|reads)\s)" + _PASSWORD_VALUE,
     re.IGNORECASE,
 )
+# "password Sunflower88": no verb, no colon; only a value with a digit or a symbol counts.
+_PASSWORD_BARE = re.compile(_PASSWORD_LABEL + r"(?P<op>[ \t]+)" + _PASSWORD_VALUE, re.IGNORECASE)
 # Words that, after "password is", describe the password instead of being it.
 _DESCRIPTIONS = """
     a an the my your his her our their its this that these those it what which who something anything
@@ -415,6 +422,8 @@ def _password_value_is_secret(value: str, after: str, op: str) -> bool:
         return True
     if any(c.isupper() for c in value[1:]):  # hUnter, BlueHouse
         return True
+    if not op.strip():
+        return False  # "password Sunflower88" needs a digit or a symbol; "password manager" is prose
     word = value.lower()
     if word in _NOT_A_PASSWORD or word.endswith(_ENGLISH_SUFFIXES):
         return False
@@ -424,9 +433,10 @@ def _password_value_is_secret(value: str, after: str, op: str) -> bool:
 
 
 def _passwords(text: str, windows: list[Span]) -> Iterator[Span]:
-    for match in _matches(_PASSWORD, text, windows):
-        if _password_value_is_secret(match["value"], text[match.end() :], match["op"]):
-            yield match.span("value")
+    for pattern in (_PASSWORD, _PASSWORD_BARE):
+        for match in _matches(pattern, text, windows):
+            if _password_value_is_secret(match["value"], text[match.end() :], match["op"]):
+                yield match.span("value")
 
 
 _PIN = re.compile(
@@ -466,9 +476,6 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-_WORDISH = re.compile(r"^(?:[A-Za-z]+|\d+|v\d+)$")
-
-
 def looks_random(value: str, *, min_length: int = 16) -> bool:
     """Letters and digits mixed, 3+ bits of entropy per character, and not words joined by - _ . /"""
     value = value.strip(".,;:!?\"'`)")
@@ -479,8 +486,9 @@ def looks_random(value: str, *, min_length: int = 16) -> bool:
     if entropy(value) < 3.0:
         return False
     parts = [p for p in re.split(r"[\-_./+~=]", value) if p]
-    # "prod-db-password-2024", "acme.backups.v2": words and numbers, each short of a random run.
-    return not all(_WORDISH.match(p) and (len(p) < 16 or p.isalpha()) for p in parts)
+    # "prod-db-password-2024", "django-insecure-7h", "acme.backups.v2": words, numbers and bits
+    # of three characters joined; a random value has a longer part that is none of these.
+    return not all(p.isalpha() or p.isdigit() or len(p) <= 3 for p in parts)
 
 
 _PUBLIC_BEFORE = re.compile(r"(?:public|host|ssh|gpg|pgp|signing)\s*$", re.IGNORECASE)
@@ -804,3 +812,18 @@ def secret_in(value: Any, *, field: str = "value") -> str | None:
     except SecretRejected as exc:
         return exc.message
     return None
+
+
+class SecretScanningForm(forms.ModelForm):
+    """A ModelForm for admin pages that write around the services: every text, list or JSON
+    field it cleans is scanned, and a secret is that field's form error (not a 500, not a
+    silent save)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name, value in list(data.items()):
+            if isinstance(value, str | list | dict):
+                message = secret_in(value, field=name)
+                if message:
+                    self.add_error(name, message)
+        return data

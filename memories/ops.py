@@ -20,7 +20,8 @@ from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from core.errors import MnemoError
+from core.errors import MnemoError, SecretRejected
+from core.secrets import reject_secrets
 from memories import services
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
@@ -195,6 +196,14 @@ def _namespace(key: str, cache: dict[str, Namespace]) -> Namespace:
 def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
     """The same checks as ``remember``: text (length, secrets), tags, importance, mode, times."""
     text = services.validate_text(record.get("text"))  # type: ignore[arg-type]
+    # Every other string the line stores, before tags are lower-cased (keys are case-sensitive).
+    reject_secrets(
+        tags=record.get("tags"),
+        metadata=record.get("metadata"),
+        source_provider=record.get("source_provider"),
+        session_id=record.get("session_id"),
+        embedding_model=record.get("embedding_model"),
+    )
     tags = services.clean_tags(record.get("tags") or [])
     importance = record.get("importance", 0.5)
     if isinstance(importance, bool) or not isinstance(importance, int | float) or not 0 <= importance <= 1:
@@ -294,7 +303,8 @@ def import_lines(
             _import_tombstone(record, namespace=namespace, cache=cache, old_to_new=old_to_new)
             report.tombstones += 1
         except MnemoError as exc:
-            report.rejected.append((number, "INVALID_INPUT", exc.message))
+            code = exc.code if isinstance(exc, SecretRejected) else "INVALID_INPUT"
+            report.rejected.append((number, code, exc.message))
         if on_progress:
             on_progress(1)
     return report
@@ -379,6 +389,8 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
     text = record.get("text")
     if not isinstance(key, str) or not isinstance(text, str) or not text:
         raise MnemoError("a tombstone needs a namespace and a text")
+    # A tombstone's text comes back in previously_corrected answers: scanned like a memory's.
+    reject_secrets(text=text, reason=record.get("reason"))
     embedding = record.get("embedding")
     if embedding is not None and (not isinstance(embedding, list) or len(embedding) != EMBEDDING_DIMENSIONS):
         raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")

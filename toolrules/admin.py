@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from core.secrets import SecretScanningForm
 from toolrules.models import ToolMemoryRule, ToolStatistic
 from toolrules.services import rules_for_prompt
 
@@ -23,6 +24,7 @@ class PreviewForm(forms.Form):
 
 @admin.register(ToolMemoryRule)
 class ToolMemoryRuleAdmin(admin.ModelAdmin):
+    form = SecretScanningForm  # a rule is pinned into prompts: one carrying a secret is a form error
     list_display = ["tool_name", "priority", "source", "rule", "owner", "updated_at"]
     list_filter = ["tool_name", "priority", "source"]
     search_fields = ["rule", "tool_name", "owner__username"]
