@@ -50,6 +50,7 @@ from __future__ import annotations
 import importlib
 import math
 import re
+import string
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -90,6 +91,18 @@ class _Detector:
     find: Finder
 
 
+# Every hint a detector is located by (filled as the detectors are built): lower-case ones are
+# looked for in the lower-cased text, the others (case-sensitive prefixes) in the text as it is.
+_LOWER_HINTS: set[str] = set()
+_CASED_HINTS: set[str] = set()
+
+
+def _register(hints: tuple[str, ...]) -> tuple[str, ...]:
+    for hint in hints:
+        (_CASED_HINTS if hint != hint.lower() else _LOWER_HINTS).add(hint)
+    return hints
+
+
 class _Scan:
     """One normalized text and the cheap views of it the detectors locate their windows in."""
 
@@ -102,13 +115,19 @@ class _Scan:
         self._base64: bytes | None = None
         self._token: bytes | None = None
         self._points: dict[str, list[int]] = {}
+        # Which of all detectors' hints occur at all: one C-speed substring test each.
+        lower, cased = self.lower, text
+        self.present = {h for h in _LOWER_HINTS if h in lower} | {h for h in _CASED_HINTS if h in cased}
 
     def points(self, hint: str) -> list[int]:
         """Where ``hint`` occurs: in the lower-cased text, or in the text as it is when the hint
         has capitals (a case-sensitive prefix such as ``AKIA``). Found once per text."""
-        if hint not in self._points:
-            self._points[hint] = _occurrences(self.text if hint != hint.lower() else self.lower, hint)
-        return self._points[hint]
+        found = self._points.get(hint)
+        if found is None:
+            cased = hint != hint.lower()
+            found = _occurrences(self.text if cased else self.lower, hint)
+            self._points[hint] = found
+        return found
 
     @property
     def shape(self) -> bytes:
@@ -165,10 +184,34 @@ def _occurrences(haystack: Any, needle: Any) -> list[int]:
 
 def near_hints(hints: tuple[str, ...], before: int = 100, after: int = 320) -> Callable[[_Scan], list[Span]]:
     """Windows around every occurrence of the hints (see ``_Scan.points``)."""
+    _register(hints)
 
     def locate(scan: _Scan) -> list[Span]:
-        points = [p for hint in hints for p in scan.points(hint)]
+        present = scan.present
+        points = [p for hint in hints if hint in present for p in scan.points(hint)]
         return _merge(points, before, after, len(scan.text)) if points else []
+
+    return locate
+
+
+def _with_run(locate: Callable[[_Scan], list[Span]], length: int) -> Callable[[_Scan], list[Span]]:
+    """``locate``'s windows that hold a run of ``length`` token characters (A-Z a-z 0-9 _ -)."""
+    run = b"x" * length
+
+    def narrowed(scan: _Scan) -> list[Span]:
+        return [(start, end) for start, end in locate(scan) if scan.token.find(run, start, end) != -1]
+
+    return narrowed
+
+
+def at_hints(hints: tuple[str, ...]) -> Callable[[_Scan], list[Span]]:
+    """Anchors (empty spans) at every occurrence of the hints: for patterns that start with
+    their hint, matched right there instead of searched for."""
+    _register(hints)
+
+    def locate(scan: _Scan) -> list[Span]:
+        present = scan.present
+        return [(p, p) for p in sorted({p for hint in hints if hint in present for p in scan.points(hint)})]
 
     return locate
 
@@ -193,6 +236,11 @@ def _matches(pattern: re.Pattern[str], text: str, windows: list[Span] | None) ->
         yield from pattern.finditer(text)
         return
     for start, end in windows:
+        if start == end:  # an anchor: the pattern matches right there or not at all
+            anchored = pattern.match(text, start)
+            if anchored is not None:
+                yield anchored
+            continue
         for match in pattern.finditer(text, start, end):
             if match.end() >= end and end < len(text):
                 full = pattern.match(text, match.start())
@@ -241,7 +289,7 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, ...] | None] = {
     "softlayer.SoftlayerDetector": ("key", "pwd", "pass", "token", "softlayer"),
     "square_oauth.SquareOAuthDetector": ("sq0csp-",),
     "stripe.StripeDetector": ("k_live_",),
-    "telegram_token.TelegramBotTokenDetector": (":",),
+    "telegram_token.TelegramBotTokenDetector": None,  # located by its digits before a colon
     "twilio.TwilioKeyDetector": None,
 }
 
@@ -447,6 +495,12 @@ _PIN = re.compile(
 )
 
 
+_PIN_HINTS = (
+    "pin", "cvv", "cvc", "csc", "security code", "door code", "gate code", "alarm code", "lock code",
+    "garage code", "safe code", "keypad code",
+)  # fmt: skip
+
+
 def _pins(text: str, windows: list[Span]) -> Iterator[Span]:
     for match in _matches(_PIN, text, windows):
         label = match.group(0).lower()
@@ -492,6 +546,26 @@ def looks_random(value: str, *, min_length: int = 16) -> bool:
 
 
 _PUBLIC_BEFORE = re.compile(r"(?:public|host|ssh|gpg|pgp|signing)\s*$", re.IGNORECASE)
+
+
+_LABEL_HINTS = _register(("key", "secret", "token", "credential"))
+_IDENTIFIER = frozenset(string.ascii_letters + string.digits + "_.-")
+_COMPOUND_BEFORE = re.compile(
+    r"(?:api|access|secret|private|signing|encryption|master|license|licence|session|app|account)[ ]$", re.IGNORECASE
+)
+
+
+def _label_anchors(scan: _Scan) -> list[Span]:
+    """Where each label holding a hint starts: the start of its identifier (``MYSERVICE_API_KEY``),
+    or of the word before it for two-word labels (``api key``, ``client secret``)."""
+    text, starts = scan.text, set()
+    for point in {p for hint in _LABEL_HINTS if hint in scan.present for p in scan.points(hint)}:
+        start = point
+        while start > 0 and text[start - 1] in _IDENTIFIER and point - start < 80:
+            start -= 1
+        compound = _COMPOUND_BEFORE.search(text, max(0, start - 12), start)
+        starts.add(compound.start() if compound else start)
+    return [(s, s) for s in sorted(starts)]
 
 
 def _labelled(text: str, windows: list[Span]) -> Iterator[Span]:
@@ -683,7 +757,12 @@ def _prefixed_detectors() -> list[_Detector]:
     for path, hints in _DETECT_SECRETS_PLUGINS.items():
         module, cls = path.rsplit(".", 1)
         plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls)()
+        keyworded = cls in ("CloudantDetector", "IbmCloudIamDetector", "IbmCosHmacDetector", "SoftlayerDetector")
         locate = near_hints(hints) if hints else everywhere
+        if keyworded:  # their values are 24 to 64 token characters in a row: no such run, no match
+            locate = _with_run(near_hints(hints or (), before=40, after=160), 24)
+        if cls == "TelegramBotTokenDetector":
+            locate = near_shape(b"99999999:", 4, 50)
         if cls == "DiscordBotTokenDetector":
             locate = near_shape(b"x" * 23, 1, 90, view="token")
         detectors.append(_Detector(plugin.secret_type, locate, _plugin_finder(plugin)))
@@ -704,11 +783,11 @@ _SPLIT_HINTS = (
 def _detectors() -> list[_Detector]:
     return [
         *_prefixed_detectors(),
-        _Detector("Split token", near_hints(_SPLIT_HINTS, before=0, after=200), _split_tokens),
-        _Detector("Password", near_hints(("pass", "pwd", "pw"), before=20), _passwords),
-        _Detector("PIN or security code", near_hints(("pin", "cvv", "cvc", "csc", "code"), before=30), _pins),
-        _Detector("Secret assignment", near_hints(("key", "secret", "token", "credential"), before=80), _labelled),
-        _Detector("Authorization header", near_hints(("authorization", "bearer"), before=0), _auth_headers),
+        _Detector("Split token", at_hints(_SPLIT_HINTS), _split_tokens),
+        _Detector("Password", at_hints(("pass", "pwd", "pw", "pswd")), _passwords),
+        _Detector("PIN or security code", at_hints(_PIN_HINTS), _pins),
+        _Detector("Secret assignment", _label_anchors, _labelled),
+        _Detector("Authorization header", at_hints(("authorization", "bearer")), _auth_headers),
         _Detector("AWS secret access key (unlabelled)", near_shape(b"x" * 40, 1, 41, view="base64"), _aws_secret_keys),
         _Detector("Payment card number", _card_windows, _cards),
         _Detector("IBAN", near_shape(b"AA99", 1, 50), _ibans),
@@ -726,10 +805,14 @@ def _card_windows(scan: _Scan) -> list[Span]:
     return _merge(points, 1, 30, len(scan.text)) if points else []
 
 
+_SSN_HINTS = _register(("ssn", "social security", "ss#"))
+
+
 def _ssn_windows(scan: _Scan) -> list[Span]:
     points = _occurrences(scan.shape, b"999-99-9999")
-    for hint in ("ssn", "social security", "ss#"):
-        points += _occurrences(scan.lower, hint)
+    for hint in _SSN_HINTS:
+        if hint in scan.present:
+            points += scan.points(hint)
     return _merge(points, 1, 60, len(scan.text))
 
 
@@ -740,10 +823,15 @@ def _active(scan: _Scan) -> Iterator[tuple[_Detector, list[Span] | None]]:
             yield detector, windows
 
 
+# No shape fits in fewer characters ("PIN 4821" is the shortest labelled one).
+_SHORTEST = 6
+
+
 def find_secret(text: str) -> str | None:
     """The kind of the first credential-shaped string in ``text`` (after normalization), or None."""
-    if not text or not isinstance(text, str):
+    if not isinstance(text, str) or len(text) < _SHORTEST:
         return None
+    _detectors()  # built (and their hints registered) before the first scan
     scan = _Scan(normalize(text))
     for detector, windows in _active(scan):
         if next(detector.find(scan.text, windows), None) is not None:
@@ -757,6 +845,7 @@ def redact(text: str) -> str:
     For text Mnemo composes itself out of what others said (a failing tool's error message in an
     observation): what is stored keeps its meaning without the secret.
     """
+    _detectors()
     normalized = normalize(text)
     for _ in range(10):  # each pass removes what it finds; a new shape may only show after a pass
         scan = _Scan(normalized)
@@ -774,21 +863,40 @@ def redact(text: str) -> str:
     return REDACTED
 
 
-def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    """Every string in a JSON value (dict keys included), with where it is; iterative, so depth
-    cannot exhaust the stack."""
-    stack: list[tuple[Any, str]] = [(value, path)]
+Path = tuple[str | int, ...]
+
+
+def _strings(value: Any, name: str) -> Iterator[tuple[Path, str]]:
+    """Every string in a JSON value (dict keys included) with where it is (field, keys, list
+    indexes); iterative, so no depth exhausts the stack."""
+    stack: list[tuple[Any, Path]] = [(value, (name,))]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
             yield where, item
         elif isinstance(item, dict):
             for key, inner in item.items():
+                if isinstance(key, str) and isinstance(inner, str):
+                    # Scanned together: {"password": "hunter2"} is a password, each half alone is not.
+                    yield (*where, key), f"{key}: {inner}"
+                    continue
                 if isinstance(key, str):
-                    yield f"{where} (a key)", key
-                stack.append((inner, f"{where}.{key}"))
+                    yield (*where, key), key
+                stack.append((inner, (*where, str(key))))
         elif isinstance(item, list | tuple):
-            stack.extend((inner, f"{where}[{i}]") for i, inner in enumerate(item))
+            stack.extend((inner, (*where, i)) for i, inner in enumerate(item))
+
+
+def _shown(path: Path) -> str:
+    """``metadata.deploy[0].token`` for a refusal message; a key that is itself secret-shaped
+    (or long) is shown as ``<key>``, so the message never repeats what it refused."""
+    shown = str(path[0])
+    for part in path[1:]:
+        if isinstance(part, int):
+            shown += f"[{part}]"
+        else:
+            shown += "." + (part if len(part) <= 64 and find_secret(part) is None else "<key>")
+    return shown
 
 
 def reject_secrets(**fields: Any) -> None:
@@ -801,7 +909,7 @@ def reject_secrets(**fields: Any) -> None:
         for where, text in _strings(value, name):
             kind = find_secret(text)
             if kind:
-                raise SecretRejected(f"{where} looks like a secret ({kind}); it was not stored.")
+                raise SecretRejected(f"{_shown(where)} looks like a secret ({kind}); it was not stored.")
 
 
 def secret_in(value: Any, *, field: str = "value") -> str | None:

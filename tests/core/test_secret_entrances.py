@@ -105,15 +105,17 @@ def test_remember_refuses_each_new_shape(api, text):
         {"metadata": {"source": "chat", "deploy": {"keys": [{"github": GITHUB}]}}},  # a value, deep
         {"metadata": {GITHUB: "x"}},  # a key
         {"metadata": {"a": {"b": {"c": {"d": {"e": [[[f"pwd={GITHUB}"]]]}}}}}},
+        {"metadata": {"db": {"password": "Winter2024!"}}},  # a label and its value, split in key and value
         {"tags": ["work", GITHUB]},
         {"source_provider": f"claude {AWS_ID}"},
         {"session_id": GITHUB},
     ],
-    ids=["metadata-value", "metadata-key", "metadata-deep", "tags", "source_provider", "session_id"],
+    ids=["metadata-value", "metadata-key", "metadata-deep", "metadata-pair", "tags", "source_provider", "session_id"],
 )
 def test_remember_scans_every_field(api, extra):
     response = api.post("/api/v1/memories/remember", {"text": "Carol likes oolong tea.", **extra}, format="json")
     assert refused(response), response.json()
+    assert GITHUB not in response.content.decode() and AWS_ID not in response.content.decode()
     assert Memory.objects.count() == 0 and MemoryEvent.objects.count() == 0
 
 

@@ -603,3 +603,54 @@ def test_a_secret_in_the_middle_of_a_multiline_text_is_found():
 def test_empty_and_whitespace_text_is_not_flagged():
     assert find_secret("") is None
     assert find_secret("   \n\t\n") is None
+
+
+# --- normalization, redaction, JSON values ----------------------------------------------------------
+
+
+def test_normalization_folds_fullwidth_and_drops_invisible_characters():
+    from core.secrets import normalize
+
+    assert normalize("ＡＫＩＡ\u200bＶＱＪＸ") == "AKIAVQJX"
+    assert normalize("pass\u00adword\u2060: x") == "password: x"
+    assert normalize("Zoë 🎉 café") == "Zoë 🎉 café"
+
+
+def test_redact_keeps_the_text_and_removes_each_secret():
+    from core.secrets import REDACTED, redact
+
+    error = (
+        "401 for token ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR; retry with Authorization: Bearer "
+        "abcDEF123ghiJKL456mnoPQR; card 4787 7893 2879 2170 declined"
+    )
+    redacted = redact(error)
+    assert redacted.count(REDACTED) == 3
+    assert redacted.startswith("401 for token [REDACTED]; retry with Authorization: Bearer [REDACTED]")
+    assert find_secret(redacted) is None
+    assert redact("SMTP timeout after 30 s") == "SMTP timeout after 30 s"
+
+
+def test_json_values_are_walked_to_any_depth_without_recursion():
+    from core.errors import SecretRejected
+    from core.secrets import reject_secrets, secret_in
+
+    deep: dict = {}
+    node = deep
+    for _ in range(10_000):
+        node["x"] = {}
+        node = node["x"]
+    assert secret_in(deep, field="metadata") is None
+    node["leaf"] = ["ok", {"api_key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}]
+    message = secret_in(deep, field="metadata")
+    assert message is not None and message.startswith("metadata.x.x.x") and "9f8e7d6c" not in message
+    with pytest.raises(SecretRejected):
+        reject_secrets(tags=["work", "ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR"])
+
+
+def test_a_key_and_its_value_are_scanned_together_and_a_secret_key_is_not_repeated():
+    from core.secrets import secret_in
+
+    assert "metadata.db.password" in secret_in({"db": {"password": "Winter2024!"}}, field="metadata")
+    assert secret_in({"password": "see the vault", "token_limit": 4096}, field="metadata") is None
+    message = secret_in({"ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR": 1}, field="metadata")
+    assert message == "metadata.<key> looks like a secret (GitHub Token); it was not stored."
