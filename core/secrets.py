@@ -78,7 +78,7 @@ def normalize(text: str) -> str:
 Span = tuple[int, int]
 
 
-Finder = Callable[[str, list[Span]], Iterator[Span]]
+Finder = Callable[[str, list[Span] | None], Iterator[Span]]
 
 
 @dataclass(frozen=True)
@@ -297,7 +297,7 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, ...] | None] = {
 def _plugin_finder(plugin: Any) -> Finder:
     validate = getattr(plugin, "is_formally_valid", None)  # the JWT plugin checks its tokens decode
 
-    def find(text: str, windows: list[Span]) -> Iterator[Span]:
+    def find(text: str, windows: list[Span] | None) -> Iterator[Span]:
         for pattern in plugin.denylist:
             for match in _matches(pattern, text, windows):
                 if validate is None or validate(match.group(0)):
@@ -372,7 +372,7 @@ _PREFIXED: list[tuple[str, tuple[str, ...], str, int]] = [
 def _bounded(pattern: re.Pattern[str]) -> Finder:
     """Matches of a token regex that do not start in the middle of a longer word."""
 
-    def find(text: str, windows: list[Span]) -> Iterator[Span]:
+    def find(text: str, windows: list[Span] | None) -> Iterator[Span]:
         for match in _matches(pattern, text, windows):
             start = match.start()
             if start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"):
@@ -392,7 +392,7 @@ _SPLIT_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]*")
 _SPLIT_GAP = re.compile(r"[ \t]{0,3}(?:\r?\n)?[ \t]{0,3}")
 
 
-def _split_tokens(text: str, windows: list[Span]) -> Iterator[Span]:
+def _split_tokens(text: str, windows: list[Span] | None) -> Iterator[Span]:
     """A prefixed token broken in two by white space: the two pieces joined are a token."""
     for start_match in _matches(_SPLIT_PREFIXES, text, windows):
         start = start_match.start()
@@ -480,7 +480,7 @@ def _password_value_is_secret(value: str, after: str, op: str) -> bool:
     return bool(_CLAUSE_END.match(after))
 
 
-def _passwords(text: str, windows: list[Span]) -> Iterator[Span]:
+def _passwords(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for pattern in (_PASSWORD, _PASSWORD_BARE):
         for match in _matches(pattern, text, windows):
             if _password_value_is_secret(match["value"], text[match.end() :], match["op"]):
@@ -501,7 +501,7 @@ _PIN_HINTS = (
 )  # fmt: skip
 
 
-def _pins(text: str, windows: list[Span]) -> Iterator[Span]:
+def _pins(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_PIN, text, windows):
         label = match.group(0).lower()
         digits = match["value"]
@@ -568,7 +568,7 @@ def _label_anchors(scan: _Scan) -> list[Span]:
     return [(s, s) for s in sorted(starts)]
 
 
-def _labelled(text: str, windows: list[Span]) -> Iterator[Span]:
+def _labelled(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_LABELLED, text, windows):
         label = match["label"].lower()
         op = match["op"].strip()
@@ -591,7 +591,7 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"(?<![A-Za-z])bearer\s+(?P<value>[A-Za-z0-9\-._~+/]{16,}=*)", re.IGNORECASE)
 
 
-def _auth_headers(text: str, windows: list[Span]) -> Iterator[Span]:
+def _auth_headers(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_AUTH_HEADER, text, windows):
         value = match["value"]
         if (match["scheme"] or "").lower() == "basic":
@@ -610,7 +610,7 @@ _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=._:\-@%])[A-Za-z0-9/+]{40}(?![A-Za-z
 _CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?![a-z])|[a-z]{3,}|\d+)+")
 
 
-def _aws_secret_keys(text: str, windows: list[Span]) -> Iterator[Span]:
+def _aws_secret_keys(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_AWS_SECRET, text, windows):
         value = match.group(0)
         upper = sum(c.isupper() for c in value)
@@ -663,7 +663,7 @@ def luhn_valid(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _cards(text: str, windows: list[Span]) -> Iterator[Span]:
+def _cards(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_CARD, text, windows):
         raw = match.group(0)
         separators = set(re.findall(r"[ \-]", raw))
@@ -708,7 +708,7 @@ def iban_valid(candidate: str) -> bool:
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
 
 
-def _ibans(text: str, windows: list[Span]) -> Iterator[Span]:
+def _ibans(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for match in _matches(_IBAN, text, windows):
         raw = match.group(0)
         length = _IBAN_LENGTHS.get(raw[:2])
@@ -741,7 +741,7 @@ def _ssn_valid(match: re.Match[str]) -> bool:
     return area not in ("000", "666") and area[0] != "9" and match["group"] != "00" and match["serial"] != "0000"
 
 
-def _ssns(text: str, windows: list[Span]) -> Iterator[Span]:
+def _ssns(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for pattern in (_SSN, _SSN_LABELLED):
         for match in _matches(pattern, text, windows):
             if _ssn_valid(match):
@@ -928,7 +928,7 @@ class SecretScanningForm(forms.ModelForm):
     silent save)."""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         for name, value in list(data.items()):
             if isinstance(value, str | list | dict):
                 message = secret_in(value, field=name)
