@@ -6,10 +6,10 @@ What it does, in order:
    ``ＡＫＩＡ…`` reads as ``AKIA…``, then invisible format characters (zero-width spaces and
    joiners, soft hyphens, word joiners, bidi controls, BOM) are removed, so a key with a
    zero-width space inside is the key.
-2. **Find** credential shapes, each a *detector* with literal hints: a detector runs only when
-   one of its hints occurs in the lower-cased text (``str.__contains__`` at C speed), so an
-   ordinary sentence costs a few substring tests and the few shape regexes that have no hint.
-   The shapes:
+2. **Find** credential shapes, each a *detector* located by literal hints: which hints occur is
+   one substring test each (C speed), and a detector's regex then runs only at its hints (or in
+   windows around them, or around a digit or base64 run found in a byte view of the text), so
+   an ordinary sentence costs the substring tests and little else. The shapes:
 
    - vendor tokens with a fixed prefix: detect-secrets' regex plugins (AWS access key ids,
      GitHub, GitLab, Slack, Stripe, JWTs, PEM/PuTTY private keys, basic-auth URLs, npm, PyPI,
@@ -30,7 +30,7 @@ What it does, in order:
    - ``Authorization:`` headers and ``Bearer`` tokens;
    - an AWS secret access key without a label: exactly 40 characters of base64 with upper and
      lower case letters and a digit, high entropy, not CamelCase words or a path;
-   - payment card numbers: 15 to 19 digits (plain or grouped as cards are printed) with a card
+   - payment card numbers: 14 to 19 digits (plain or grouped as cards are printed) with a card
      network's prefix and length and a valid Luhn check digit;
    - IBANs: a country's exact length and a valid ISO 13616 mod-97 checksum;
    - US social security numbers: ``AAA-GG-SSSS`` within the valid ranges (area not 000, 666 or
@@ -456,7 +456,7 @@ _CLAUSE_END = re.compile(r"\s*(?:$|[.,;!?)\n]|\s(?:and|but|so|or|because)\b)", r
 def _password_value_is_secret(value: str, after: str, op: str) -> bool:
     quoted = value[:1] in "\"'`" and value[-1:] == value[:1] and len(value) >= 2
     value = value[1:-1].strip() if quoted else value.rstrip(".,;:!?)")
-    if not value or _PLACEHOLDER.match(value):
+    if not value or _PLACEHOLDER.match(value) or value.startswith(REDACTED):
         return False
     if value.lower() in ("none", "null", "nil", "n/a", "empty", "blank", "unset", "redacted", "hidden"):
         return False
@@ -483,8 +483,10 @@ def _password_value_is_secret(value: str, after: str, op: str) -> bool:
 def _passwords(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for pattern in (_PASSWORD, _PASSWORD_BARE):
         for match in _matches(pattern, text, windows):
-            if _password_value_is_secret(match["value"], text[match.end() :], match["op"]):
-                yield match.span("value")
+            value = match["value"]
+            if _password_value_is_secret(value, text[match.end() :], match["op"]):
+                start = match.start("value")
+                yield start, start + len(value if value[:1] in "\"'`" else value.rstrip(".,;:)"))
 
 
 _PIN = re.compile(
