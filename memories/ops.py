@@ -284,6 +284,7 @@ def import_lines(
             key = namespace or record.get("namespace")
             if not isinstance(key, str) or not key.strip():
                 raise MnemoError("no namespace (give one in the line or with --namespace)")
+            reject_secrets(namespace=key)  # a line's namespace becomes a stored key
             fields = _validated(record, number)
             if fields["event_id"] and Memory.objects.filter(event_id=fields["event_id"]).exists():
                 report.already += 1
@@ -390,7 +391,7 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
     if not isinstance(key, str) or not isinstance(text, str) or not text:
         raise MnemoError("a tombstone needs a namespace and a text")
     # A tombstone's text comes back in previously_corrected answers: scanned like a memory's.
-    reject_secrets(text=text, reason=record.get("reason"))
+    reject_secrets(namespace=key, text=text, reason=record.get("reason"))
     embedding = record.get("embedding")
     if embedding is not None and (not isinstance(embedding, list) or len(embedding) != EMBEDDING_DIMENSIONS):
         raise MnemoError(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")

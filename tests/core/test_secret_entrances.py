@@ -274,6 +274,7 @@ def test_import_refuses_each_line_carrying_a_secret_and_keeps_the_rest(tmp_path)
         {"type": "memory", "namespace": "user:imp", "text": "Fact three.", "tags": [GITHUB]},
         {"type": "memory", "namespace": "user:imp", "text": "Fact four.", "source_provider": GITHUB},
         {"type": "memory", "namespace": "user:imp", "text": "my password is hunter2"},
+        {"type": "memory", "namespace": f"user:{GITHUB}", "text": "Fact five."},
         {"type": "tombstone", "namespace": "user:imp", "text": f"old key {GITHUB}", "reason": "rotated"},
         {"type": "tombstone", "namespace": "user:imp", "text": "Lived in Porto.", "reason": f"pwd={GITHUB}"},
         {"type": "tombstone", "namespace": "user:imp", "text": "Lived in Lisbon.", "reason": "moved"},
@@ -281,14 +282,14 @@ def test_import_refuses_each_line_carrying_a_secret_and_keeps_the_rest(tmp_path)
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     out, err = StringIO(), StringIO()
-    with pytest.raises(CommandError, match="6 lines rejected"):  # the others are imported
+    with pytest.raises(CommandError, match="7 lines rejected"):  # the others are imported
         call_command("import_memories", str(path), stdout=out, stderr=err)
     assert list(Memory.objects.values_list("text", flat=True)) == ["Imported fact one."]
     assert list(Tombstone.objects.values_list("text", flat=True)) == ["Lived in Lisbon."]
     report = out.getvalue() + err.getvalue()
-    assert report.count("SECRET_REJECTED") == 6, report
+    assert report.count("SECRET_REJECTED") == 7, report
     nothing_mentions(GITHUB)
-    assert GITHUB not in report
+    assert GITHUB not in report and not Namespace.objects.filter(key__contains=GITHUB).exists()
 
 
 # --- the post-turn hook ---------------------------------------------------------------------------------
