@@ -12,6 +12,7 @@ from guardian.admin import GuardedModelAdmin
 from contacts import permissions
 from contacts.models import Contact, ContactMessage, ContactNote
 from core.display import moment
+from core.secrets import SecretScanningForm
 
 
 class MemoryNoteFormSet(forms.BaseInlineFormSet):
@@ -27,6 +28,7 @@ class MemoryNoteFormSet(forms.BaseInlineFormSet):
 
 class MemoryNoteInline(admin.StackedInline):
     model = ContactNote
+    form = SecretScanningForm
     formset = MemoryNoteFormSet
     fields = ["body", "author", "updated_at"]
     readonly_fields = ["author", "updated_at"]
@@ -89,6 +91,7 @@ class MessageInline(admin.TabularInline):
 
 @admin.register(Contact)
 class ContactAdmin(GuardedModelAdmin):
+    form = SecretScanningForm  # notes, address, custom_fields …: a secret is a form error
     list_display = ["name", "email", "phone", "company", "has_memory_note", "updated"]
     search_fields = ["name", "email", "phone", "company"]
     inlines = [MemoryNoteInline, MessageInline]
@@ -136,6 +139,7 @@ class ContactAdmin(GuardedModelAdmin):
 
 @admin.register(ContactNote)
 class ContactNoteAdmin(admin.ModelAdmin):
+    form = SecretScanningForm
     list_display = ["contact", "kind", "short_body", "author", "updated"]
     list_filter = ["kind"]
     search_fields = ["body", "contact__name"]

@@ -15,6 +15,7 @@ from guardian.shortcuts import assign_perm
 from contacts.models import Contact, ContactMessage, ContactNote
 from contacts.sms import SmsMessage, get_sms_backend
 from core.errors import InvalidInput
+from core.secrets import reject_secrets
 
 CONTACT_FIELDS = {"name", "email", "phone", "company", "title", "address", "timezone", "tags", "custom_fields"}
 
@@ -22,6 +23,7 @@ CONTACT_FIELDS = {"name", "email", "phone", "company", "title", "address", "time
 @transaction.atomic
 def create_contact(*, actor: AbstractUser, **fields: Any) -> Contact:
     """A new contact; its creator may view, change and delete it."""
+    reject_secrets(**fields)  # every field, custom_fields at any depth
     contact = Contact.objects.create(owner=actor, **fields)
     for perm in ("view_contact", "change_contact", "delete_contact"):
         assign_perm(perm, actor, contact)
@@ -32,6 +34,7 @@ def update_contact(*, contact: Contact, **fields: Any) -> Contact:
     unknown = set(fields) - CONTACT_FIELDS
     if unknown:
         raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}.")
+    reject_secrets(**fields)
     for field, value in fields.items():
         setattr(contact, field, value)
     contact.save()
@@ -41,6 +44,7 @@ def update_contact(*, contact: Contact, **fields: Any) -> Contact:
 def add_note(*, actor: AbstractUser, contact: Contact, body: str) -> ContactNote:
     if not body.strip():
         raise InvalidInput("body must not be empty.")
+    reject_secrets(body=body)
     return ContactNote.objects.create(contact=contact, kind=ContactNote.Kind.NOTE, body=body, author=actor)
 
 
@@ -49,6 +53,7 @@ def set_memory_note(*, actor: AbstractUser, contact: Contact, body: str) -> Cont
     """Set or replace the contact's memory note (there is at most one)."""
     if not body.strip():
         raise InvalidInput("memory_note must not be empty.")
+    reject_secrets(memory_note=body)  # loaded into prompts before messages to this contact
     Contact.objects.select_for_update().filter(pk=contact.pk).first()  # one writer at a time
     note = ContactNote.objects.filter(contact=contact, kind=ContactNote.Kind.MEMORY).first()
     if note is None:

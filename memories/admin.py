@@ -27,6 +27,7 @@ from guardian.admin import GuardedModelAdmin
 
 from core.display import age_html, moment
 from core.errors import MnemoError
+from core.secrets import reject_secrets, secret_in
 from memories import permissions, selectors, services
 from memories.latency import percentile
 from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, SearchLatency, Tombstone
@@ -180,6 +181,7 @@ class MemoryForm(forms.ModelForm):
 
     def clean_tags(self) -> list[str]:
         try:
+            reject_secrets(tags=self.cleaned_data["tags"])  # before tags are lower-cased
             return services.clean_tags(self.cleaned_data["tags"])
         except MnemoError as exc:
             raise ValidationError(exc.message) from exc
@@ -201,6 +203,13 @@ class MemoryForm(forms.ModelForm):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+    def clean_reason(self) -> str:
+        # The reason is kept on the tombstone: a secret is a form error, as forget_memory refuses it.
+        message = secret_in(self.cleaned_data["reason"], field="reason")
+        if message:
+            raise ValidationError(message)
+        return self.cleaned_data["reason"]
 
 
 class ExpiryForm(forms.Form):

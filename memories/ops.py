@@ -22,6 +22,7 @@ from django.utils import timezone
 from core.api import check
 from core.errors import InvalidInput, MnemoError
 from core.parsers import loads
+from core.secrets import reject_secrets
 from memories import services
 from memories.api.serializers import ImportLineInput, ImportTombstoneInput
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
@@ -214,6 +215,14 @@ def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
     an export writes), then the same checks as its service: text (length, secrets), tags."""
     data = check(ImportLineInput, record)
     text = services.validate_text(data["text"])
+    # Every other string the line stores, before tags are lower-cased (keys are case-sensitive).
+    reject_secrets(
+        tags=data["tags"],
+        metadata=data["metadata"],
+        source_provider=data["source_provider"],
+        session_id=data["session_id"],
+        embedding_model=data["embedding_model"],
+    )
     tags = services.clean_tags(data["tags"] or [])
     embedding = data["embedding"]
     if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
@@ -275,6 +284,7 @@ def import_lines(
             key = namespace or record.get("namespace")
             if not isinstance(key, str) or not key.strip():
                 raise MnemoError("no namespace (give one in the line or with --namespace)")
+            reject_secrets(namespace=key)  # a line's namespace becomes a stored key
             fields = _validated(record, number)
             if fields["event_id"] and Memory.objects.filter(event_id=fields["event_id"]).exists():
                 report.already += 1
@@ -389,6 +399,8 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
     memory_id = old_to_new.get(record["memory_id"])
     kind = record["kind"]
     reason = record["reason"] or ""
+    # A tombstone's text comes back in previously_corrected answers: scanned like a memory's.
+    reject_secrets(namespace=key, text=text, reason=reason)
     target = _namespace(key, cache)
     # The same tombstone again (a rerun): of the same memory, or, for one whose memory is gone,
     # the same namespace, text, kind and reason.

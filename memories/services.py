@@ -14,9 +14,9 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
+from core.secrets import find_secret, reject_secrets
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
-from memories.secrets import find_secret
 from memories.selectors import _vector_literal
 from memories.tags import normalize_tags
 
@@ -295,6 +295,7 @@ def remember(
     text store one memory, not two.
     """
     validate_text(text)
+    reject_secrets(tags=tags, metadata=metadata, source_provider=source_provider, session_id=session_id)
     tags = clean_tags(tags)
     now = timezone.now()
     if expires_at is not None and expires_at <= now:
@@ -372,6 +373,7 @@ def add_memory(
     embedding task is sent after the commit; a broker that is down leaves it for the sweeper.
     """
     validate_text(content, field="content")
+    reject_secrets(metadata=metadata)  # its tags, source_provider and session_id included
     metadata = dict(metadata or {})
     raw_tags = metadata.get("tags", [])
     if isinstance(raw_tags, str):
@@ -431,6 +433,7 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
     old_text = memory.text
     if "text" in changes:
         validate_text(changes["text"])
+    reject_secrets(**{f: changes[f] for f in ("tags", "metadata", "source_provider", "session_id") if f in changes})
     if "tags" in changes:
         changes["tags"] = clean_tags(changes["tags"])
     if changes.get("expires_at") is not None and changes["expires_at"] <= timezone.now():
@@ -472,6 +475,7 @@ def forget_memory(
     replaced_by: Memory | None = None,
 ) -> Tombstone:
     """Take a memory out of recall and leave a tombstone with its text, embedding and reason."""
+    reject_secrets(reason=reason)
     memory = Memory.objects.select_for_update().get(pk=memory.pk)
     if memory.forgotten_at is not None:
         raise InvalidInput(f"memory {memory.pk} was already forgotten.")
@@ -503,6 +507,7 @@ def forget_memory(
 def correct_memory(*, actor: Any, memory: Memory, text: str, reason: str = "") -> tuple[Memory, Tombstone]:
     """Replace a memory by a corrected one; the old one becomes a tombstone pointing to it."""
     validate_text(text)
+    reject_secrets(reason=reason)
     if memory.forgotten_at is not None:
         raise InvalidInput(f"memory {memory.pk} was already forgotten; correct the memory that replaced it.")
     vector, windows, model = _embed_one(text)

@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from core.display import moment
+from core.secrets import SecretScanningForm
 from toolrules.models import ToolMemoryRule, ToolStatistic
 from toolrules.services import rules_for_prompt
 
@@ -26,6 +27,7 @@ class PreviewForm(forms.Form):
 
 @admin.register(ToolMemoryRule)
 class ToolMemoryRuleAdmin(admin.ModelAdmin):
+    form = SecretScanningForm  # a rule is pinned into prompts: one carrying a secret is a form error
     list_display = ["tool_name", "priority", "source", "rule_text", "binds", "updated"]
     list_filter = ["tool_name", "priority", "source"]
     search_fields = ["rule", "tool_name", "owner__username"]

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 
 from core.errors import MnemoError
+from core.secrets import find_secret, redact
 from toolrules.models import ToolMemoryRule, rule_fingerprint
 from toolrules.services import put_rule
 
@@ -194,6 +195,8 @@ def capture_decrees(
     reported there and the others are still kept; without it, the error propagates."""
     rules: list[ToolMemoryRule] = []
     for message in messages:
+        if find_secret(message):
+            continue  # a message carrying a secret is not stored, nor pinned as a rule
         for decree in find_decrees(message):
             try:
                 rule, _ = put_rule(
@@ -228,14 +231,15 @@ def capture_failures(
     errors: OrderedDict[str, list[str]] = OrderedDict()
     for call in tool_calls:
         if call.get("status") == "error":
-            errors.setdefault(call["name"], []).append(_shorten(call.get("error") or "unknown error"))
+            # The error text is the tool's, and may quote a credential: kept redacted, never as is.
+            errors.setdefault(call["name"], []).append(_shorten(redact(str(call.get("error") or "unknown error"))))
     rules = []
     for tool_name, messages in errors.items():
-        if len(messages) < 2:
+        if len(messages) < 2 or find_secret(tool_name):
             continue
         distinct = list(OrderedDict.fromkeys(messages))
         shown = "; ".join(distinct[:3]) + (f"; and {len(distinct) - 3} more" if len(distinct) > 3 else "")
-        text = f"{tool_name} failed {len(messages)} times in one turn: {shown}"
+        text = redact(f"{tool_name} failed {len(messages)} times in one turn: {shown}")
         try:
             rule, _ = put_rule(
                 actor=user,

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from core.errors import Forbidden, InvalidInput
+from core.secrets import redact, reject_secrets
 from memories.tags import normalize_tags
 from toolrules import permissions
 from toolrules.models import ToolMemoryRule, ToolStatistic, rule_fingerprint
@@ -58,6 +59,9 @@ def _clean(tool_name: str, rule: str, priority: str, source: str, tags: list[str
         raise InvalidInput("priority must be critical, high or normal.")
     if source not in ToolMemoryRule.Source.values:
         raise InvalidInput("source must be user_explicit, post_turn or programmatic.")
+    # Rules are pinned into system prompts: whatever their source (REST, RPC, capture), a rule
+    # carrying a secret is refused, never stored.
+    reject_secrets(tool_name=tool_name, rule=rule, tags=tags)
     try:
         clean_tags = normalize_tags(tags or [])
     except ValueError as exc:
@@ -197,7 +201,8 @@ def record_tool_calls(*, user: AbstractUser, calls: list[dict[str, Any]]) -> Non
             calls=F("calls") + 1,
             successes=F("successes") + (0 if failed else 1),
             failures=F("failures") + (1 if failed else 0),
-            **({"last_failure_at": now, "last_error": str(call.get("error") or "")[:2000]} if failed else {}),
+            # A failing tool's error may quote a credential; the statistic keeps it redacted.
+            **({"last_failure_at": now, "last_error": redact(str(call.get("error") or ""))[:2000]} if failed else {}),
             updated_at=now,
         )
 

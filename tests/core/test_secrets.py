@@ -5,7 +5,7 @@ Every credential below is made up (random characters in the right shape); none o
 
 import pytest
 
-from memories.secrets import find_secret
+from core.secrets import find_secret
 
 # Sentences an agent might try to store that carry a credential.
 SECRET_SENTENCES = [
@@ -102,6 +102,97 @@ SECRET_SENTENCES = [
     "softlayer_api_key = 7r08a2eesf1pmhg7i0hbn5k25c6co96tq0ibt3xpltm7e41hbdur8iyzqj37uwqi",
     "ibm_cos_hmac_secret_access_key: 5e9c9d83589a8070fec594d17a783a06aac2f80f9701b53e",
     "IBM_CLOUD_API_KEY=TQuZxLQZ35BqewvoSFxhfrEw0bVCTvmiaXcaAK9G0Wui",
+    # Passwords: phrases, assignments, config lines (new in issue 11)
+    "my password is hunter2",
+    "My Netflix password is BlueSky!2024, don't lose it.",
+    "password: Tr0ub4dor&3",
+    "The wifi password is casa-raman-5821.",
+    "Wi-Fi password for the cabin is pinecone77, the network is LakeHouse.",
+    "Run it as PGPASSWORD=q8Zr2mVt9w psql -h db.internal app",
+    "DB_PASSWORD=s3cr3t-Passw0rd",
+    'config: {"user": "app", "password": "gR8#kq!29z"}',
+    "Server=db01;Database=crm;User Id=sa;Pwd=Winter2024!;",
+    "The old password was correcthorsebatterystaple.",
+    "Her email login is maria.lopez@gmail.com, password Sunflower88",
+    "passphrase: 'purple monkey dishwasher'",
+    "The router password has been changed to Qw7!mZp2.",
+    "ssh pi@raspberrypi.local, the password is raspberry",
+    "login admin / pwd: letmein99",
+    "My bank passcode is 482913.",
+    # PINs and card codes
+    "My debit card PIN is 7294.",
+    "The alarm code is 1975, disarm it when you get in.",
+    "CVV 382 on the back of the Visa.",
+    "SIM PIN: 0852",
+    # Key, secret and token assignments with a random value
+    "export MYSERVICE_API_KEY=Zx81kQp0Lm3NvB7cX2tY",
+    "api_key=9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "SECRET_KEY=django-insecure-x7k2m9qzw4vr1p8s0t3u6y5e",
+    "client_secret=tIY7uq6T2bwGfcCvJAXrF6bnZ3eBZclI",
+    "The Mailgun API key is key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+    "x-api-key: 50756EHugmANb7qiSXbcmjoaRsuUwpNF",
+    "Here's the Heroku API key: 3f2b8c1e-9d4a-4e7b-b6a5-0c1d2e3f4a5b",
+    "secret access key: 9jJBAciI05FhfwKVqlUr5Qrec8TNecj9iNOrjj5V",
+    "encryption_key: b1789a6c52cf63c03378ec16c03888ad3e21c5cf",
+    "Google gave me the OAuth refresh token 1//0gL9x7Yq2Zk3Wm4Vn5Ub6Tc7Sd8Re9Qf0Pg",
+    "license key: 7KQ9M-XW2T4-HB8PJ-3RCVY-6DNFG",
+    # Authorization headers and Bearer tokens
+    "curl -H 'Authorization: Bearer abcDEF123ghiJKL456mnoPQR' https://api.example.com/v1/me",
+    "Authorization: Basic cHJpeWE6c3VwZXJzZWNyZXQ=",
+    "The header is Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+    "Use bearer ybIcH6zIZKhFfSke7IDA69Z7zrpEFivB for the staging API.",
+    # AWS secret access keys with no label
+    "The second column of the CSV was fqRTk8j1d+bWWbjkloG1QX647kdNl9cDo+/GbVMs",
+    "AKIAVQJXXVBOTHD0WTFL and zvR4+EPZGz3zBXCOArr+SfiJvo58JB0W+O5PjeJf for the backup bucket",
+    "Keep JTNcrZ6ydIEsgo5nVjzz8Gwb8ewCISuYCl0Xq56z somewhere safe.",
+    # Payment cards (Luhn-valid, each network's prefix and length, as printed)
+    "My Visa is 4787 7893 2879 2170, exp 09/27.",
+    "Card: 5174-6814-5384-0197",
+    "Amex 3461 231007 72832, the name on it is P RAMAN",
+    "Use 6011940326991024 for the hotel deposit.",
+    "JCB card 3530 3095 5972 9791",
+    "Diners Club 3626 224393 3284",
+    "The new Mastercard number is 2221 6619 3451 4504",
+    "UnionPay 6236 7916 0110 8431 for the Shanghai trip",
+    "The 19-digit Visa is 4003 3907 5793 8347 013.",
+    # IBANs (valid mod-97 checksums)
+    "Wire it to DE89 3704 0044 0532 0130 00 (Commerzbank).",
+    "IBAN: FR76 3000 6000 0112 3456 7890 189",
+    "My Dutch account NL91ABNA0417164300",
+    "Rent goes to ES91 2100 0418 4502 0005 1332.",
+    "IT60X0542811101000000123456 is the landlord's IBAN.",
+    "Pay the plumber at BE68 5390 0754 7034.",
+    "Polish account PL61 1090 1014 0000 0712 1981 2874",
+    # US social security numbers
+    "Her social security number is 536-22-8145.",
+    "ssn: 401-58-2290",
+    "SSN 612 47 3018",
+    "The W-2 shows 287-65-4321 as my number.",
+    # Hidden: zero-width characters, fullwidth letters, keys split in two
+    "Access key id AKIAVQJX XVBOTHD0WTFL (split so no scanner sees it)",
+    "ghp_BY6rfNcAKEIO\u200bUttYpATIk27f4t3tGolUByxR",
+    "my key: ｓｋ＿ｌｉｖｅ＿５ｏｚｈＯＮｖａ１ｌＺｐ８１４ＨｔＦｂｔｆｅｅＨ",
+    "token gho_mXBYQ0DVbpag1xYK\niuMw7TpHD8BHbNdZU0NY",
+    "sk-ant-api03-5MTL3xzfMg5lJYj\u00ad-loHI3Yhc1OxT_8QY4_3BMDogiSTRIiP9LJm7R04",
+    "Ｐａｓｓｗｏｒｄ： Ｈｕｎｔｅｒ２",
+    "Never email anyone my AWS key AKIAVQJXXVBOTHD0WTFL",
+    # More vendors
+    "DigitalOcean token dop_v1_9209dcb468e07e032fd0db161b56bb9a2f5fe555a6323d188a3b99e68433f7a4",
+    "Shopify admin token 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",
+    "Databricks PAT dapi783d50ead5d279dd919304ad752a37fe",
+    "VAULT_TOKEN is hvs.IaRWdsZAdw52k1J9wMHlCh-Wc60LO0SMJRuXf19GJlXBHsVo7pJ4aeHoF8f0kJzUslxYULkvfpxcrrL8Lg",
+    "Postman key PMAK-66da7db79e4bc91fcb656add-11adf5db7a19e5cbf0d5e6d2e0cc811dcb",
+    "Linear: lin_api_8VQTQ3rUkjMeWLZGDIWh7eBERjPZthNbWHMnIPm2",
+    "my age identity AGE-SECRET-KEY-1KN3JMLJ4PWFYG8NS899Z7ZS36QVYGTDLRFSQCZ6ZPGFQK6QL9A5JZ2DN8F",
+    "GROQ: 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",
+    "The Notion integration uses ntn_TpjxO4BDnkJJYpvcKLgXiV3jeJxOcWcC0dk74qwVnDTXRv",
+    "Stripe test key sk_test_tfZB6EYYgzIQyyPUblK4P8eb",
+    "the webhook signing secret whsec_c27XvSjg2UQXPO29v8zO87SjAtiHrHI8",
+    "Alerts go to https://discord.com/api/webhooks/1187654321098765432/ZwIZRtbRMk_9Sg0kJwocDU2FlHGzBws_P0RVC2gW"
+    "Ooihqoxo3KqTvmUQL6AYKeue6Yfq",
+    "Grafana service account glsa_EaUx6Y2OCXoI4jQTmTcr4ZKmhtFL4WaZ_88ff5dd6",
+    "Replicate: r8_hTn7ya3Ah9V3rlr10onpaORsGmAf9lAmm6cZI",
+    "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 is the Perplexity key",
 ]
 
 # Personal facts and chat lines that must be stored as they are.
@@ -391,6 +482,85 @@ ORDINARY_SENTENCES = [
     "Google Maps says 23 minutes to the airport.",
     "OpenAI's model was slow today, so I switched to the local one.",
     "The npm package I keep forgetting is called left-pad.",
+    # More orders, tracking and reference numbers (new in issue 11)
+    "Order #114-2290391-7712045 was refunded.",
+    "Your order 40012345 ships Monday.",
+    "Support ticket 4502 2210 has been escalated.",
+    "UPS says 1Z 999 AA1 01 2345 6784 is out for delivery.",
+    "USPS tracking 9261 2990 1234 5678 9012 34.",
+    "FedEx 7712 3456 7890 was delivered to the front desk.",
+    "Order 8175 5562 3310 4471 from the electronics store arrived.",
+    "Receipt 0415-003-118274 from store #0415.",
+    "The EAN on the box is 8806094945236.",
+    "Case number 2024-CV-01234 is set for hearing.",
+    "The EIN on the invoice is 12-3456789.",
+    "The bank's routing number is 021000021.",
+    "My student number is 20231045 and my locker is 3-12.",
+    "Tweet 1801234567890123456 went viral.",
+    "My Discord user id is 412345678901234567.",
+    "The Unix timestamp 1718092800123 is in milliseconds.",
+    "My phone's IMEI is 356938035643809.",
+    "ISBN 978-0-306-40615-7 is the edition we need.",
+    # More phone numbers
+    "Call my cousin in Beijing at +86 138 0013 8000.",
+    "My German mobile is +49 151 2345 6789.",
+    "The front desk is (212) 555-0147.",
+    "Dial +1-202-555-0183 for the embassy.",
+    "From abroad, dial 0044 20 7946 0321.",
+    "My Brazilian number is +55 11 91234-5678.",
+    # More dates and times
+    "The contract runs from 2024-06-11 to 2026-06-10.",
+    "Renew the passport by 11/06/2027.",
+    "The kickoff is June 11, 2024 at 5:30pm.",
+    "Q3 FY2025 planning starts next week.",
+    "The flight lands at 2024-06-11T09:15:00+02:00.",
+    "Mom's birthday: 3 Feb 1958.",
+    # More colours, UUIDs, prices, versions, hashes
+    "Gold is #FFD700 and the hover state is #abc.",
+    "In code, orange is 0xFF8800.",
+    "Overlay: rgba(255, 136, 0, 0.5).",
+    "The iOS vendor id is E621E1F8-C36C-495A-93FC-0C247A3E6E5F.",
+    "Job 9b2e7f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b failed overnight.",
+    "The laptop costs $1,299.99 with tax.",
+    "Das Sofa kostet € 2.499,00.",
+    "Her salary is USD 45,000 plus bonus.",
+    "The flat sold for £1.2m.",
+    "The phone is ₹1,49,999 in India.",
+    "Upgrade Node to v20.14.1 and Python to 3.12.0rc1.",
+    "Build 20240611.3 fixed the crash.",
+    "Cherry-pick 3e8f1a9c7b2d4e6f8a0b1c2d3e4f5a6b7c8d9e0f onto the release branch.",
+    "The file's SHA-1 is c3dd46c036bb3a62f301f46536559314e23acedb.",
+    "Coordinates of the cabin: 40.7128, -74.0060.",
+    "We processed 1,234,567,890,123 tokens last year.",
+    # Passwords, keys and tokens in ordinary sentences
+    "The password policy requires 14 characters and a symbol.",
+    "Change your password every 90 days, IT says.",
+    "The password reset link expired, request a new one.",
+    "Password: see the team vault.",
+    "The API key is stored in 1Password under 'Weather'.",
+    "Tokens used this month: 1,240,553.",
+    "The secret ingredient is smoked paprika.",
+    "Bearer bonds show up in a lot of 1980s movies.",
+    "Authorization: pending manager approval.",
+    "My PIN code is 560034 (Bangalore).",
+    "The door code changed last week; ask Sam.",
+    "The key fob battery is a CR2032.",
+    "Key dates: 2024-07-01 and 2024-09-15.",
+    "Keyboard shortcut for screenshots: Cmd+Shift+4.",
+    '{"theme": "dark", "fontSize": 14, "token_limit": 4096}',
+    "Use max_tokens=2048 and temperature=0.7.",
+    "Set AWS_REGION=eu-west-1 and AWS_PROFILE=personal.",
+    "secret_name=prod-db-password-2024",
+    "My password is too short for the new policy.",
+    "The Wi-Fi password is the same as last year.",
+    "I wrote the password on a sticky note, which I know is bad.",
+    "The PIN is 4 digits long.",
+    "pwd: /home/priya/projects",
+    "The IBAN field on the form was empty, so the payment bounced.",
+    "My SSN card is in the safe deposit box.",
+    "The credit card ending in 4421 expires in March.",
+    "Room 1204, building 3, desk 12-45-B.",
+    "Serial 5CG9231XYZ, asset tag 004417.",
 ]
 
 
@@ -399,8 +569,8 @@ def _id(prefix: str, index: int) -> str:
 
 
 def test_corpora_are_large_and_have_no_duplicates():
-    assert len(SECRET_SENTENCES) >= 45
-    assert len(ORDINARY_SENTENCES) >= 210
+    assert len(SECRET_SENTENCES) >= 100
+    assert len(ORDINARY_SENTENCES) >= 300
     assert len(set(SECRET_SENTENCES)) == len(SECRET_SENTENCES)
     assert len(set(ORDINARY_SENTENCES)) == len(ORDINARY_SENTENCES)
 
@@ -433,3 +603,54 @@ def test_a_secret_in_the_middle_of_a_multiline_text_is_found():
 def test_empty_and_whitespace_text_is_not_flagged():
     assert find_secret("") is None
     assert find_secret("   \n\t\n") is None
+
+
+# --- normalization, redaction, JSON values ----------------------------------------------------------
+
+
+def test_normalization_folds_fullwidth_and_drops_invisible_characters():
+    from core.secrets import normalize
+
+    assert normalize("ＡＫＩＡ\u200bＶＱＪＸ") == "AKIAVQJX"
+    assert normalize("pass\u00adword\u2060: x") == "password: x"
+    assert normalize("Zoë 🎉 café") == "Zoë 🎉 café"
+
+
+def test_redact_keeps_the_text_and_removes_each_secret():
+    from core.secrets import REDACTED, redact
+
+    error = (
+        "401 for token ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR; retry with Authorization: Bearer "
+        "abcDEF123ghiJKL456mnoPQR; card 4787 7893 2879 2170 declined"
+    )
+    redacted = redact(error)
+    assert redacted.count(REDACTED) == 3
+    assert redacted.startswith("401 for token [REDACTED]; retry with Authorization: Bearer [REDACTED]")
+    assert find_secret(redacted) is None
+    assert redact("SMTP timeout after 30 s") == "SMTP timeout after 30 s"
+
+
+def test_json_values_are_walked_to_any_depth_without_recursion():
+    from core.errors import SecretRejected
+    from core.secrets import reject_secrets, secret_in
+
+    deep: dict = {}
+    node = deep
+    for _ in range(10_000):
+        node["x"] = {}
+        node = node["x"]
+    assert secret_in(deep, field="metadata") is None
+    node["leaf"] = ["ok", {"api_key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}]
+    message = secret_in(deep, field="metadata")
+    assert message is not None and message.startswith("metadata.x.x.x") and "9f8e7d6c" not in message
+    with pytest.raises(SecretRejected):
+        reject_secrets(tags=["work", "ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR"])
+
+
+def test_a_key_and_its_value_are_scanned_together_and_a_secret_key_is_not_repeated():
+    from core.secrets import secret_in
+
+    assert "metadata.db.password" in secret_in({"db": {"password": "Winter2024!"}}, field="metadata")
+    assert secret_in({"password": "see the vault", "token_limit": 4096}, field="metadata") is None
+    message = secret_in({"ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR": 1}, field="metadata")
+    assert message == "metadata.<key> looks like a secret (GitHub Token); it was not stored."
