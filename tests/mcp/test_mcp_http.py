@@ -390,3 +390,46 @@ def test_call_tool_as_is_the_same_entrance_in_process():
     assert result.content[0].text == "NOT_FOUND: Memory 999999 not found."
     assert call_tool_as(user, "no_such_tool", {}).structured_content["error"]["code"] == "NOT_FOUND"
     assert call_tool_as(user, "forget", None).structured_content["error"]["code"] == "INVALID_INPUT"
+
+
+def test_the_stateless_2026_revision_has_no_session_but_can_resume_one(mcp_servers, people):
+    """Protocol 2026-07-28 (no handshake, no Mcp-Session-Id) reaches the same door: the prompt is
+    frozen by passing back the session id it names."""
+    token = token_for(people.both)
+    jane = people.jane
+
+    async def scenario():
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(60))
+        async with (
+            client,
+            streamable_http_client(mcp_servers.a.url, http_client=client) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            discovered = await session.discover()
+            tools = await session.list_tools()
+            memory = await session.call_tool("get_contact_memory", {"contact_id": str(jane.id)})
+            first = await session.get_prompt(PROMPT)
+            session_id = first.meta["mnemo/session_id"]
+            await session.call_tool(
+                "report_turn",
+                {
+                    "session_id": session_id,
+                    "turn_index": 0,
+                    "messages": [{"role": "user", "content": "never email Jane at jane@example.com"}],
+                },
+            )
+            resumed = await session.get_prompt(PROMPT, {"session_id": session_id})
+            fresh = await session.get_prompt(PROMPT)
+            return discovered, tools, memory, first, resumed, fresh
+
+    discovered, tools, memory, first, resumed, fresh = asyncio.run(scenario())
+    assert session_version(discovered) == "2026-07-28"
+    assert [t.name for t in tools.tools] == [t.name for t in tools_for(people.both)] + ["report_turn"]
+    assert not memory.is_error and memory.structured_content["has_memory"] is False
+    assert resumed.messages[0].content.text == first.messages[0].content.text
+    assert "never email Jane" in fresh.messages[0].content.text
+    assert fresh.meta["mnemo/session_id"] != first.meta["mnemo/session_id"]
+
+
+def session_version(discovered) -> str:
+    return discovered.supported_versions[-1]
