@@ -279,3 +279,5 @@ MNEMO_MCP_ALLOWED_ORIGINS: list[str] = env.list("MNEMO_MCP_ALLOWED_ORIGINS", def
 MNEMO_MCP_MAX_BODY_BYTES = env.int("MNEMO_MCP_MAX_BODY_BYTES", default=4 * 1024 * 1024)
 # How many recent memories the mnemo://namespaces/{key}/recent resource returns.
 MNEMO_MCP_RECENT_MEMORIES = env.int("MNEMO_MCP_RECENT_MEMORIES", default=20)
+# The SDK logs every stateless request's end ("Terminating session: None") at INFO.
+LOGGING["loggers"]["mcp.server.streamable_http"] = {"level": "WARNING"}
