@@ -387,7 +387,7 @@ def test_call_tool_as_is_the_same_entrance_in_process():
     user = UserFactory()
     result = call_tool_as(user, "forget", {"memory_id": 999999})
     assert result.is_error and result.structured_content["error"]["code"] == "NOT_FOUND"
-    assert result.content[0].text == "NOT_FOUND: Memory 999999 not found."
+    assert result.content[0].text == f"NOT_FOUND: {result.structured_content['error']['message']}"
     assert call_tool_as(user, "no_such_tool", {}).structured_content["error"]["code"] == "NOT_FOUND"
     assert call_tool_as(user, "forget", None).structured_content["error"]["code"] == "INVALID_INPUT"
 
