@@ -276,3 +276,18 @@ MNEMO_DECREE_ALIASES = {
     "forward": "send_email",
     **env.json("MNEMO_DECREE_ALIASES", default={}),
 }
+
+# --- MCP entrance (assistant/mcp/, served at /mcp by config.asgi) -------------------------------
+# DNS-rebinding protection of /mcp, as the MCP transport spec requires. Host: checked like
+# Django's ALLOWED_HOSTS (empty: the same list). Origin: a request that sends one must name an
+# allowed origin ("https://app.example.com", or "http://localhost:*" for any port); a request
+# without Origin (desktop clients, SDKs) passes.
+MNEMO_MCP_DNS_REBINDING_PROTECTION = env.bool("MNEMO_MCP_DNS_REBINDING_PROTECTION", default=True)
+MNEMO_MCP_ALLOWED_HOSTS: list[str] = env.list("MNEMO_MCP_ALLOWED_HOSTS", default=[])
+MNEMO_MCP_ALLOWED_ORIGINS: list[str] = env.list("MNEMO_MCP_ALLOWED_ORIGINS", default=[])
+# Largest MCP request body accepted (413 above it).
+MNEMO_MCP_MAX_BODY_BYTES = env.int("MNEMO_MCP_MAX_BODY_BYTES", default=4 * 1024 * 1024)
+# How many recent memories the mnemo://namespaces/{key}/recent resource returns.
+MNEMO_MCP_RECENT_MEMORIES = env.int("MNEMO_MCP_RECENT_MEMORIES", default=20)
+# The SDK logs every stateless request's end ("Terminating session: None") at INFO.
+LOGGING["loggers"]["mcp.server.streamable_http"] = {"level": "WARNING"}
