@@ -16,6 +16,7 @@ These functions touch the ORM: from async code, call them through
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -39,6 +40,7 @@ from assistant.services.post_turn_service import process_turn
 from assistant.services.session_service import start_or_resume_session
 from assistant.services.tool_registry_service import tools_for
 from assistant.tools import Tool
+from core.api import json_schema
 from core.errors import DatabaseUnavailable, InvalidInput, MnemoError, NotFound, error_body
 
 logger = logging.getLogger(__name__)
@@ -97,48 +99,18 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
 
 REPORT_TURN = "report_turn"
 
-#: report_turn's arguments are validated by the REST hook's own contract (``TurnInput``); this is
-#: how they are described to MCP clients. ``session_id`` defaults to the MCP session.
-REPORT_TURN_INPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "session_id": {
-            "type": "string",
-            "maxLength": 255,
-            "description": "the session the turn belongs to; default: this MCP session",
-        },
-        "agent_name": {"type": "string", "maxLength": 200, "description": "set for subagents (skills are learned)"},
-        "turn_index": {"type": ["integer", "null"], "minimum": 0, "description": "makes a retried report a no-op"},
-        "messages": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "role": {"type": "string", "enum": ["user", "assistant", "system", "tool"]},
-                    "content": {"type": "string"},
-                },
-                "required": ["role", "content"],
-                "additionalProperties": False,
-            },
-        },
-        "tool_calls": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "maxLength": 100},
-                    "arguments": {"type": "object"},
-                    "status": {"type": "string", "enum": ["success", "error"]},
-                    "error": {"type": "string"},
-                },
-                "required": ["name", "status"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    "required": ["messages"],
-    "additionalProperties": False,
-}
+
+def _report_turn_schema() -> dict[str, Any]:
+    """report_turn's arguments are the REST hook's own contract (``TurnInput``), described to MCP
+    clients by the same generator as every gateway tool; only ``session_id`` becomes optional,
+    because it defaults to the MCP session."""
+    from assistant.api.views import TurnInput  # imported late: the views import the services
+
+    schema = json_schema(TurnInput)
+    schema["properties"]["session_id"]["description"] = "the session the turn belongs to; default: this MCP session"
+    schema["required"] = [name for name in schema.get("required", []) if name != "session_id"]
+    return schema
+
 
 REPORT_TURN_OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -173,26 +145,29 @@ def to_mcp_tool(tool: Tool) -> types.Tool:
     )
 
 
-REPORT_TURN_TOOL = types.Tool(
-    name=REPORT_TURN,
-    title="Reporting turn",
-    description=(
-        "After each turn, report it: the user's messages are remembered, decrees "
-        '("never email Sarah") become critical tool rules, repeated tool failures become observations, '
-        "and a subagent's successful calls become skills. Reporting the same turn twice changes nothing."
-    ),
-    input_schema=REPORT_TURN_INPUT_SCHEMA,
-    output_schema=REPORT_TURN_OUTPUT_SCHEMA,
-    annotations=types.ToolAnnotations(
-        title="Reporting turn", read_only_hint=False, destructive_hint=False, open_world_hint=False
-    ),
-)
+@functools.cache
+def report_turn_tool() -> types.Tool:
+    """The post-turn hook as an MCP tool (built once, on first use)."""
+    return types.Tool(
+        name=REPORT_TURN,
+        title="Reporting turn",
+        description=(
+            "After each turn, report it: the user's messages are remembered, decrees "
+            '("never email Sarah") become critical tool rules, repeated tool failures become observations, '
+            "and a subagent's successful calls become skills. Reporting the same turn twice changes nothing."
+        ),
+        input_schema=_report_turn_schema(),
+        output_schema=REPORT_TURN_OUTPUT_SCHEMA,
+        annotations=types.ToolAnnotations(
+            title="Reporting turn", read_only_hint=False, destructive_hint=False, open_world_hint=False
+        ),
+    )
 
 
 def list_tools_as(user: AbstractUser) -> list[types.Tool]:
     """Exactly the gateway tools registered for ``user`` (read again on every call), and the
     post-turn hook as ``report_turn``."""
-    return [to_mcp_tool(tool) for tool in tools_for(user)] + [REPORT_TURN_TOOL]
+    return [to_mcp_tool(tool) for tool in tools_for(user)] + [report_turn_tool()]
 
 
 def dump_json(data: Any) -> str:
