@@ -21,8 +21,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from guardian.admin import GuardedModelAdmin
 
+from core.admin import ObjectPermissionPagesMixin
 from core.errors import MnemoError
 from memories import permissions, selectors, services
 from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, Tombstone
@@ -564,8 +564,10 @@ class TombstoneAdmin(NamespaceScopedAdmin):
 
 
 @admin.register(Namespace)
-class NamespaceAdmin(GuardedModelAdmin):
+class NamespaceAdmin(ObjectPermissionPagesMixin, admin.ModelAdmin):
     """Namespaces, and (Object permissions) who may view or write each one."""
+
+    object_permission_choices = ("view_namespace", "write_namespace")
 
     list_display = ["key", "kind", "owner", "created_at"]
     list_filter = ["kind"]

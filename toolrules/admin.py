@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from core.admin import PermissionLayerAdminMixin
 from toolrules.models import ToolMemoryRule, ToolStatistic
 from toolrules.services import rules_for_prompt
 
@@ -22,7 +23,7 @@ class PreviewForm(forms.Form):
 
 
 @admin.register(ToolMemoryRule)
-class ToolMemoryRuleAdmin(admin.ModelAdmin):
+class ToolMemoryRuleAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
     list_display = ["tool_name", "priority", "source", "rule", "owner", "updated_at"]
     list_filter = ["tool_name", "priority", "source"]
     search_fields = ["rule", "tool_name", "owner__username"]
@@ -59,7 +60,7 @@ class ToolMemoryRuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(ToolStatistic)
-class ToolStatisticAdmin(admin.ModelAdmin):
+class ToolStatisticAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
     list_display = ["tool_name", "owner", "calls", "successes", "failures", "last_failure_at", "last_error"]
     list_filter = ["tool_name"]
     readonly_fields = [f.name for f in ToolStatistic._meta.fields]

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractUser
 
 from assistant.models import AssistantSession
+from assistant.permissions import get_session
 from assistant.services.build_system_prompt_service import build_system_prompt
 from assistant.services.tool_registry_service import tools_for
 from assistant.tools import Tool
-from core.errors import NotFound
 from toolrules.services import rules_for_prompt
 
 
@@ -34,9 +34,7 @@ def start_or_resume_session(
             user=user, agent_name=agent_name, tool_rules_block=rules.markdown, tool_rules_snapshot=rules.snapshot
         )
     else:
-        session = AssistantSession.objects.filter(pk=session_id, user=user).first()
-        if session is None:
-            raise NotFound(f"Session {session_id} not found.")
+        session = get_session(user, session_id)
         agent_name = agent_name or session.agent_name
     tools = tools_for(user)
     prompt = build_system_prompt(

@@ -15,7 +15,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import validated
-from core.errors import NotFound
 from memories import permissions, selectors, services
 from memories.api import serializers as s
 from memories.api.filters import MemoryFilter
@@ -107,10 +106,7 @@ class SearchView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(s.SearchInput, request)
-        if data["namespace"]:
-            namespace_ids = [permissions.resolve_namespace(request.user, data["namespace"], write=False).id]
-        else:
-            namespace_ids = [permissions.ensure_user_namespace(request.user).id]
+        namespace_ids = [permissions.resolve_namespace(request.user, data["namespace"], write=False).id]
         hits = selectors.search_memories(
             namespace_ids=namespace_ids,
             query=data["query"],
@@ -203,10 +199,8 @@ class EventStatusView(APIView):
 
     @extend_schema(responses={200: s.EventStatusOutput, 404: OpenApiResponse(description="unknown event")})
     def get(self, request: Request, event_id: str) -> Response:
-        memory = selectors.memory_by_event_id(event_id)
-        if memory is None:
-            raise NotFound(f"Event {event_id} not found.")
-        permissions.get_memory(request.user, memory.id)  # NOT_FOUND unless the caller may see it
+        # A foreign event answers exactly like a missing one (and neither names the memory).
+        memory = permissions.get_memory_by_event(request.user, event_id)
         body = {
             "ok": True,
             "event_id": memory.event_id,
