@@ -569,6 +569,14 @@ class NamespaceAdmin(ObjectPermissionPagesMixin, admin.ModelAdmin):
 
     object_permission_choices = ("view_namespace", "write_namespace")
 
+    # --- permissions: seen by who may view the namespace; edited with the model permission -------
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW, obj)
+
     list_display = ["key", "kind", "owner", "created_at"]
     list_filter = ["kind"]
     search_fields = ["key"]
