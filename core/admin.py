@@ -43,7 +43,17 @@ def _staff(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_staff)
 
 
-class PermissionLayerAdminMixin:
+class RestrictedChoicesMixin:
+    """Foreign-key choices offer only objects the staff user may change."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        related = db_field.related_model
+        if "queryset" not in kwargs and layer.has_policy(related):
+            kwargs["queryset"] = layer.restrict(related, request.user, "change")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class PermissionLayerAdminMixin(RestrictedChoicesMixin):
     """Rows, per-object rights and foreign-key choices of an admin class, from the layer."""
 
     def get_queryset(self, request):
@@ -63,12 +73,6 @@ class PermissionLayerAdminMixin:
         if not (_staff(request) and super().has_delete_permission(request, None)):
             return False
         return obj is None or layer.allows(request.user, obj, "delete")
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        related = db_field.related_model
-        if "queryset" not in kwargs and layer.has_policy(related):
-            kwargs["queryset"] = layer.restrict(related, request.user, "change")
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 class PersonForm(forms.Form):
@@ -107,7 +111,8 @@ def _limited(base: type[forms.Form], allowed: list[str]) -> type[forms.Form]:
 
     class LimitedForm(base):  # type: ignore[valid-type, misc]
         def get_obj_perms_field_choices(self):
-            return [(c, n) for c, n in super().get_obj_perms_field_choices() if c in allowed]
+            names = dict(super().get_obj_perms_field_choices())
+            return [(codename, names[codename]) for codename in allowed if codename in names]
 
         def get_obj_perms_field_widget(self):
             return forms.CheckboxSelectMultiple
@@ -115,7 +120,7 @@ def _limited(base: type[forms.Form], allowed: list[str]) -> type[forms.Form]:
     return LimitedForm
 
 
-class ObjectPermissionPagesMixin(GuardedModelAdminMixin):
+class ObjectPermissionPagesMixin(RestrictedChoicesMixin, GuardedModelAdminMixin):
     """guardian's object-permission pages, gated per object (see the module docstring)."""
 
     #: The codenames these pages show and grant; the model's other permissions mean nothing here.

@@ -22,7 +22,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from core.admin import ObjectPermissionPagesMixin
+from core.admin import ObjectPermissionPagesMixin, RestrictedChoicesMixin
 from core.errors import MnemoError
 from memories import permissions, selectors, services
 from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, Tombstone
@@ -181,7 +181,7 @@ def _export_line(memory: Memory) -> str:
     )
 
 
-class NamespaceScopedAdmin(admin.ModelAdmin):
+class NamespaceScopedAdmin(RestrictedChoicesMixin, admin.ModelAdmin):
     """Admin of objects that live in a namespace: seen by staff who may view that namespace."""
 
     def has_module_permission(self, request):
