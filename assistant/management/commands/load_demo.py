@@ -110,6 +110,8 @@ class Command(MnemoCommand):
             memory, new = Memory.objects.get_or_create(namespace=namespace, text=text, defaults={"created_by": demo})
             if new:
                 created_memories.append(memory.id)
+        # A shared agent namespace is created by staff and granted (here: to demo); subagents of
+        # users without the grant keep their skills in their own agent:<name>/<username>.
         skills, _ = Namespace.objects.get_or_create(
             key="agent:gmail_subagent", defaults={"kind": "agent", "owner": demo}
         )
