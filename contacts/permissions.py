@@ -1,8 +1,10 @@
-"""Who may see and change which contact: the one place contact permissions are decided.
+"""Who may see and change which contact, on core's permission layer.
 
-Per contact, django-guardian's ``contacts.view_contact`` and ``contacts.change_contact`` (or the
-model permission, for every contact). The model permission ``contacts.view_contactnote`` stands
-for seed 000's ``ContactNote:Collection:List``. A contact the caller may not view answers
+Per contact, django-guardian's ``contacts.view_contact``, ``contacts.change_contact`` and
+``contacts.delete_contact`` (or the model permission, for every contact). Notes and messages carry
+the permissions of their contact: seen by who may view it, written by who may change it. The
+model permission ``contacts.view_contactnote`` stands for seed 000's ``ContactNote:Collection:List``
+(needed on top, to list notes or read the memory note). A contact the caller may not view answers
 NOT_FOUND exactly like one that does not exist.
 """
 
@@ -12,32 +14,44 @@ import uuid
 
 from django.contrib.auth.models import AbstractUser
 from django.db.models import QuerySet
-from guardian.shortcuts import get_objects_for_user
 
-from contacts.models import Contact
-from core.errors import Forbidden, NotFound
+from contacts.models import Contact, ContactMessage, ContactNote
+from core import permissions as layer
 
 VIEW = "contacts.view_contact"
 CHANGE = "contacts.change_contact"
 DELETE = "contacts.delete_contact"
+ADD = "contacts.add_contact"
 LIST_NOTES = "contacts.view_contactnote"
+CONTACT_PERMS = {"view": VIEW, "change": CHANGE, "delete": DELETE}
+#: Deleting a note or a message changes its contact.
+CHILD_PERMS = {"view": VIEW, "change": CHANGE, "delete": CHANGE}
+_ACTION = {VIEW: "view", CHANGE: "change", DELETE: "delete"}
+
+layer.register(layer.GuardianPolicy(Contact, CONTACT_PERMS))
+layer.register(layer.GuardianPolicy(ContactNote, CHILD_PERMS, via="contact"))
+layer.register(layer.GuardianPolicy(ContactMessage, CHILD_PERMS, via="contact"))
 
 
 def visible_contacts(user: AbstractUser, perm: str = VIEW) -> QuerySet[Contact]:
-    return get_objects_for_user(user, perm, klass=Contact, accept_global_perms=True, with_superuser=True)
+    return layer.restrict(Contact, user, _ACTION[perm])
 
 
 def can_view_contacts(user: AbstractUser) -> bool:
     """The gate of get_contact_details (and half of get_contact_memory's): any contact viewable."""
-    return bool(user.is_active and (user.has_perm(VIEW) or visible_contacts(user).exists()))
+    return layer.can_any(user, Contact, "view")
 
 
 def can_list_contact_notes(user: AbstractUser) -> bool:
     return bool(user.is_active and user.has_perm(LIST_NOTES))
 
 
+def can_create_contacts(user: AbstractUser) -> bool:
+    return bool(user.is_active and user.has_perm(ADD))
+
+
 def has_contact_perm(user: AbstractUser, perm: str, contact: Contact) -> bool:
-    return bool(user.is_active and (user.has_perm(perm) or user.has_perm(perm, contact)))
+    return layer.allows(user, contact, _ACTION[perm])
 
 
 def check_contact_access(user: AbstractUser, contact_id: uuid.UUID | str, *, perm: str = VIEW) -> Contact:
@@ -46,13 +60,12 @@ def check_contact_access(user: AbstractUser, contact_id: uuid.UUID | str, *, per
     An id that is not a UUID, a contact that does not exist and one the caller may not view all
     answer the same.
     """
-    try:
-        key = uuid.UUID(str(contact_id))
-    except ValueError:
-        key = None
-    contact = Contact.objects.filter(pk=key).first() if key else None
-    if contact is None or not has_contact_perm(user, VIEW, contact):
-        raise NotFound(f"Contact {contact_id} not found.")
-    if perm != VIEW and not has_contact_perm(user, perm, contact):
-        raise Forbidden(f"You may view contact {contact_id} but not {perm.split('.')[1].split('_')[0]} it.")
-    return contact
+    action = _ACTION[perm]
+    return layer.get_for_user(
+        Contact,
+        user,
+        action,
+        pk=layer.parse_uuid(contact_id),
+        not_found=f"Contact {contact_id} not found.",
+        denied=f"You may view contact {contact_id} but not {action} it.",
+    )

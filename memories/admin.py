@@ -23,8 +23,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 from django.utils.translation import ngettext
-from guardian.admin import GuardedModelAdmin
 
+from core.admin import ObjectPermissionPagesMixin, RestrictedChoicesMixin
 from core.display import age_html, moment
 from core.errors import MnemoError
 from core.secrets import reject_secrets, secret_in
@@ -333,7 +333,7 @@ def describe_event(event: MemoryEvent) -> list[tuple[str, str, str | None]]:
     return rows
 
 
-class NamespaceScopedAdmin(admin.ModelAdmin):
+class NamespaceScopedAdmin(RestrictedChoicesMixin, admin.ModelAdmin):
     """Admin of objects that live in a namespace: seen by staff who may view that namespace."""
 
     def has_module_permission(self, request):
@@ -861,8 +861,18 @@ class TombstoneAdmin(NamespaceScopedAdmin):
 
 
 @admin.register(Namespace)
-class NamespaceAdmin(GuardedModelAdmin):
+class NamespaceAdmin(ObjectPermissionPagesMixin, admin.ModelAdmin):
     """Namespaces, and (Object permissions) who may view or write each one."""
+
+    object_permission_choices = ("view_namespace", "write_namespace")
+
+    # --- permissions: seen by who may view the namespace; edited with the model permission -------
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW, obj)
 
     list_display = ["key", "kind", "owner", "created_at"]
     list_filter = ["kind"]

@@ -7,4 +7,4 @@ class MemoriesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from memories import signals  # noqa: F401  (connects the user → namespace signal)
+        from memories import permissions, signals  # noqa: F401  (policies; the user → namespace signal)

@@ -34,10 +34,8 @@ def add_memory(*, user: Any, data: dict[str, Any]) -> Memory:
 
 def search(*, user: Any, data: dict[str, Any]) -> tuple[Any, list[selectors.SearchHit]]:
     """Seed 002's ``search_memory`` from ``SearchInput`` data: (namespace, hits)."""
-    if data.get("namespace"):
-        namespace = permissions.resolve_namespace(user, data["namespace"], write=False)
-    else:
-        namespace = permissions.ensure_user_namespace(user)
+    # The own namespace is a default, not an exemption: checked like any other.
+    namespace = permissions.resolve_namespace(user, data.get("namespace") or "", write=False)
     hits = selectors.search_memories(
         namespace_ids=[namespace.id],
         query=data["query"],

@@ -1,12 +1,16 @@
-"""Who may see and change which namespace: the one place where memory permissions are decided.
+"""Who may see and change which namespace, on core's permission layer.
 
 Object permissions are django-guardian's, per namespace: ``memories.view_namespace`` (list, get,
 search) and ``memories.write_namespace`` (add, remember, update, forget, correct). A user holding
-the permission on the model (staff granted it in the admin) has it on every namespace.
+the permission on the model (staff granted it in the admin) has it on every namespace. Memories,
+their tombstones, chunks and history carry the permissions of their namespace.
 
 What a caller may not see does not exist for it: a namespace or memory without view permission
 answers NOT_FOUND, exactly like a missing one; one it may see but not change answers
 PERMISSION_DENIED.
+
+The caller's own namespace, ``user:<username>``, is only a default: it is created with both
+permissions for a new user, and from then on it is checked like any other. Revoked is revoked.
 """
 
 from __future__ import annotations
@@ -14,45 +18,52 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.db.models import QuerySet
-from guardian.core import ObjectPermissionChecker
-from guardian.shortcuts import assign_perm, get_objects_for_user
+from guardian.shortcuts import assign_perm
 
-from core.errors import Forbidden, NotFound
-from memories.models import Memory, Namespace
+from core import permissions as layer
+from core.errors import NotFound
+from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 
 VIEW = "memories.view_namespace"
 WRITE = "memories.write_namespace"
+#: action → permission on the namespace. Deleting a memory is forgetting it: a write.
+NAMESPACE_PERMS = {"view": VIEW, "change": WRITE, "delete": WRITE}
+_ACTION = {VIEW: "view", WRITE: "change"}
+
+layer.register(layer.GuardianPolicy(Namespace, NAMESPACE_PERMS))
+for _model, _via in ((Memory, "namespace"), (Tombstone, "namespace"), (MemoryChunk, "namespace")):
+    layer.register(layer.GuardianPolicy(_model, NAMESPACE_PERMS, via=_via))
+layer.register(layer.GuardianPolicy(MemoryEvent, NAMESPACE_PERMS, via="memory__namespace"))
 
 
 def own_namespace_key(user: AbstractUser) -> str:
     return f"user:{user.get_username()}"
 
 
-def has_namespace_perm(
-    user: AbstractUser, perm: str, namespace: Namespace, checker: ObjectPermissionChecker | None = None
-) -> bool:
-    """``perm`` on this namespace, by object permission (asked first: the common case, one query
-    for all of a user's permissions on it, cached in ``checker``) or by model permission."""
-    if not user.is_active:
-        return False
-    checker = checker or ObjectPermissionChecker(user)
-    return bool(checker.has_perm(perm.split(".", 1)[1], namespace) or user.has_perm(perm))
+def has_namespace_perm(user: AbstractUser, perm: str, namespace: Namespace) -> bool:
+    """``perm`` (VIEW or WRITE) on this namespace, by object or by model permission."""
+    return layer.allows(user, namespace, _ACTION[perm])
 
 
 def visible_namespaces(user: AbstractUser, perm: str = VIEW) -> QuerySet[Namespace]:
     """Namespaces on which ``user`` holds ``perm``, by object or by model permission."""
-    return get_objects_for_user(user, perm, klass=Namespace, accept_global_perms=True, with_superuser=True)
+    return layer.restrict(Namespace, user, _ACTION[perm])
 
 
 def visible_memories(user: AbstractUser) -> QuerySet[Memory]:
     """Every memory in a namespace ``user`` may view (the base queryset of all memory reads)."""
-    return Memory.objects.filter(namespace__in=visible_namespaces(user)).select_related("namespace")
+    return layer.restrict(Memory, user, "view").select_related("namespace")
+
+
+def can_view_any_namespace(user: AbstractUser, perm: str = VIEW) -> bool:
+    return layer.can_any(user, Namespace, _ACTION[perm])
 
 
 def ensure_user_namespace(user: AbstractUser) -> Namespace:
     """``user:<username>``, created (owned by the user, who may view and write it) if missing.
 
-    An existing namespace is returned as it is: permissions staff changed on it stay changed.
+    An existing namespace is returned as it is: permissions staff changed on it stay changed, and
+    this function grants nothing on it (callers that act in it go through ``resolve_namespace``).
     """
     key = own_namespace_key(user)
     namespace = Namespace.objects.filter(key=key).first()  # the common case: one query
@@ -68,25 +79,53 @@ def ensure_user_namespace(user: AbstractUser) -> Namespace:
     return namespace
 
 
+def get_namespace(user: AbstractUser, key: str, *, write: bool) -> Namespace:
+    """The namespace ``key``, checked for view (and write): NOT_FOUND / PERMISSION_DENIED."""
+    return layer.get_for_user(
+        Namespace,
+        user,
+        "change" if write else "view",
+        key=key,
+        not_found=f"Namespace {key!r} not found.",
+        denied=f"You may read namespace {key!r} but not write to it.",
+    )
+
+
 def resolve_namespace(user: AbstractUser, key: str | None, *, write: bool) -> Namespace:
-    """The namespace a call names (default: the caller's own), checked for view or write."""
-    if not key or key == own_namespace_key(user):
-        return ensure_user_namespace(user)
-    namespace = Namespace.objects.filter(key=key).first()
-    checker = ObjectPermissionChecker(user)
-    if namespace is None or not has_namespace_perm(user, VIEW, namespace, checker):
-        raise NotFound(f"Namespace {key!r} not found.")
-    if write and not has_namespace_perm(user, WRITE, namespace, checker):
-        raise Forbidden(f"You may read namespace {key!r} but not write to it.")
-    return namespace
+    """The namespace a call names (default: the caller's own), checked for view or write.
+
+    The own namespace is checked like any other; it is only created here, for a user who never
+    had one (then with both permissions).
+    """
+    own = own_namespace_key(user)
+    key = key or own
+    try:
+        return get_namespace(user, key, write=write)
+    except NotFound:
+        if key == own and user.is_active and not Namespace.objects.filter(key=key).exists():
+            return ensure_user_namespace(user)
+        raise
 
 
 def get_memory(user: AbstractUser, memory_id: int, *, write: bool = False) -> Memory:
     """The memory ``memory_id`` if ``user`` may see it (and change it, with ``write``)."""
-    memory = Memory.objects.select_related("namespace").filter(id=memory_id).first()
-    checker = ObjectPermissionChecker(user)
-    if memory is None or not has_namespace_perm(user, VIEW, memory.namespace, checker):
-        raise NotFound(f"Memory {memory_id} not found.")
-    if write and not has_namespace_perm(user, WRITE, memory.namespace, checker):
-        raise Forbidden(f"You may read memory {memory_id} but not change it.")
-    return memory
+    return layer.get_for_user(
+        Memory.objects.select_related("namespace"),
+        user,
+        "change" if write else "view",
+        id=memory_id,
+        not_found=f"Memory {memory_id} not found.",
+        denied=f"You may read memory {memory_id} but not change it.",
+    )
+
+
+def get_memory_by_event(user: AbstractUser, event_id: object) -> Memory:
+    """The memory of an asynchronous add's event: a foreign event answers exactly like a missing
+    one, and neither names the memory's id."""
+    return layer.get_for_user(
+        Memory.objects.select_related("namespace"),
+        user,
+        "view",
+        event_id=layer.parse_uuid(event_id),
+        not_found=f"Event {event_id} not found.",
+    )

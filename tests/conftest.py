@@ -83,6 +83,24 @@ def api_client() -> APIClient:
     return APIClient()
 
 
+def api_client_for(user) -> APIClient:
+    """An API client that authenticates as ``user`` with its token (the agents' way in)."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def client_for(db) -> Callable[[object], APIClient]:
+    """``client_for(user)``: the one way tests call the API as someone (``None``: anonymous)."""
+
+    def make(user) -> APIClient:
+        return APIClient() if user is None else api_client_for(user)
+
+    return make
+
+
 @pytest.fixture
 def token_client(user) -> APIClient:
     client = APIClient()

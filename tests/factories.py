@@ -1,9 +1,18 @@
-"""factory_boy factories shared by the suite."""
+"""factory_boy factories shared by the suite: one per model, plus ``grant`` for object permissions."""
+
+from __future__ import annotations
+
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from guardian.shortcuts import assign_perm
 
-from memories.models import Memory, Namespace
+from assistant.models import AssistantSession
+from contacts.models import Contact, ContactMessage, ContactNote
+from memories.models import Memory, MemoryEvent, Namespace, Tombstone
+from toolrules.models import ToolMemoryRule, ToolStatistic
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -13,6 +22,14 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+
+
+class GroupFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Group
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"group{n}")
 
 
 class NamespaceFactory(factory.django.DjangoModelFactory):
@@ -31,3 +48,90 @@ class MemoryFactory(factory.django.DjangoModelFactory):
     namespace = factory.SubFactory(NamespaceFactory)
     text = factory.Sequence(lambda n: f"Fact number {n} about the user.")
     status = Memory.Status.QUEUED
+
+
+class TombstoneFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tombstone
+
+    memory = factory.SubFactory(MemoryFactory)
+    namespace = factory.LazyAttribute(lambda t: t.memory.namespace)
+    text = factory.LazyAttribute(lambda t: t.memory.text)
+    reason = "no longer true"
+
+
+class MemoryEventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = MemoryEvent
+
+    memory = factory.SubFactory(MemoryFactory)
+    event_type = MemoryEvent.Type.ADD
+    new_text = factory.LazyAttribute(lambda e: e.memory.text)
+
+
+class ContactFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Contact
+
+    name = factory.Sequence(lambda n: f"Contact {n}")
+    email = factory.Sequence(lambda n: f"contact{n}@example.com")
+    phone = factory.Sequence(lambda n: f"+1 415 555 {n % 10000:04d}")
+
+
+class ContactNoteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ContactNote
+
+    contact = factory.SubFactory(ContactFactory)
+    kind = ContactNote.Kind.NOTE
+    body = factory.Sequence(lambda n: f"Note number {n}.")
+
+
+class ContactMessageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ContactMessage
+
+    contact = factory.SubFactory(ContactFactory)
+    direction = ContactMessage.Direction.IN
+    channel = ContactMessage.Channel.SMS
+    body = factory.Sequence(lambda n: f"Message number {n}.")
+
+
+class ToolMemoryRuleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ToolMemoryRule
+
+    tool_name = "send_email"
+    rule = factory.Sequence(lambda n: f"Always sign emails with variant {n}.")
+    priority = ToolMemoryRule.Priority.NORMAL
+
+
+class ToolStatisticFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ToolStatistic
+
+    owner = factory.SubFactory(UserFactory)
+    tool_name = factory.Sequence(lambda n: f"tool_{n}")
+    calls = 1
+    successes = 1
+
+
+class AssistantSessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = AssistantSession
+
+    user = factory.SubFactory(UserFactory)
+
+
+def grant(user_or_group: Any, *perms: str, obj: Any = None) -> None:
+    """Object permissions (``obj``) or, without ``obj``, model permissions (``app.codename``)."""
+    for perm in perms:
+        if obj is not None:
+            assign_perm(perm, user_or_group, obj)
+            continue
+        app, codename = perm.split(".", 1)
+        permission = Permission.objects.get(content_type__app_label=app, codename=codename)
+        if isinstance(user_or_group, Group):
+            user_or_group.permissions.add(permission)
+        else:
+            user_or_group.user_permissions.add(permission)

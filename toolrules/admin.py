@@ -11,6 +11,7 @@ from django.urls import path
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
+from core.admin import PermissionLayerAdminMixin
 from core.display import moment
 from core.secrets import SecretScanningForm
 from toolrules.models import ToolMemoryRule, ToolStatistic
@@ -26,7 +27,7 @@ class PreviewForm(forms.Form):
 
 
 @admin.register(ToolMemoryRule)
-class ToolMemoryRuleAdmin(admin.ModelAdmin):
+class ToolMemoryRuleAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
     form = SecretScanningForm  # a rule is pinned into prompts: one carrying a secret is a form error
     list_display = ["tool_name", "priority", "source", "rule_text", "binds", "updated"]
     list_filter = ["tool_name", "priority", "source"]
@@ -76,7 +77,7 @@ class ToolMemoryRuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(ToolStatistic)
-class ToolStatisticAdmin(admin.ModelAdmin):
+class ToolStatisticAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
     list_display = ["tool_name", "owner", "calls", "successes", "failures", "last_failure", "short_error"]
     list_filter = ["tool_name"]
     readonly_fields = [f.name for f in ToolStatistic._meta.fields]

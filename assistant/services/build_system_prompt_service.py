@@ -27,6 +27,7 @@ from django.contrib.auth.models import AbstractUser
 from django.template.loader import render_to_string
 
 from assistant.tools import Tool
+from core.errors import Forbidden, NotFound
 from memories import permissions, selectors
 
 WORKFLOW_TEMPLATES = ["assistant/workflow_sms_drafting.txt", "assistant/workflow_contact_analysis.txt"]
@@ -45,7 +46,11 @@ def relevant_memories(*, user: AbstractUser, message: str) -> list[str]:
     """
     if not message.strip():
         return []
-    namespace = permissions.ensure_user_namespace(user)
+    try:
+        # The own namespace like any other: revoked, its memories stay out of the prompt.
+        namespace = permissions.resolve_namespace(user, None, write=False)
+    except (NotFound, Forbidden):
+        return []
     hits = selectors.search_memories(namespace_ids=[namespace.id], query=message, limit=settings.MNEMO_PROMPT_MEMORIES)
     floor = settings.MNEMO_PROMPT_MIN_SIMILARITY
     return [

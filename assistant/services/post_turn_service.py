@@ -4,8 +4,8 @@
   automatic storage); a message shaped like a secret is never stored;
 - user decrees become critical tool rules, repeated failures normal observations (seed 004);
 - tool statistics count the turn's calls;
-- for subagents only, the successful tool calls become one skill memory in
-  ``agent:{agent_name}`` (seed 002's memory learning node).
+- for subagents only, the successful tool calls become one skill memory in an agent namespace
+  (seed 002's memory learning node; who owns which, see ``agent_namespace``).
 
 Idempotent per (caller, session_id, turn): the first answer is kept and a retried post gets it
 back and changes nothing. The turn is ``turn_index`` when the harness sends one, else a hash of
@@ -24,11 +24,11 @@ from guardian.shortcuts import assign_perm
 
 from assistant.models import ProcessedTurn
 from core.api import check
-from core.errors import MnemoError
+from core.errors import Forbidden, InvalidInput, MnemoError, NotFound
 from memories import services as memory_services
 from memories.api.serializers import AddMemoryInput
 from memories.models import Namespace
-from memories.permissions import ensure_user_namespace, has_namespace_perm
+from memories.permissions import get_namespace, resolve_namespace
 from toolrules import capture
 from toolrules.services import record_tool_calls, serialize_rule
 
@@ -41,10 +41,18 @@ def turn_key(*, turn_index: int | None, messages: list[dict[str, Any]], tool_cal
 
 
 def _store_user_messages(user: AbstractUser, session_id: str, messages: list[dict[str, Any]]) -> dict[str, list]:
-    namespace = ensure_user_namespace(user)
     stored, skipped = [], []
+    try:
+        # The own namespace is checked like any other: revoked, nothing is stored in it.
+        namespace: Namespace | None = resolve_namespace(user, None, write=True)
+        refused: MnemoError | None = None
+    except MnemoError as exc:
+        namespace, refused = None, exc
     for index, message in enumerate(messages):
         if message["role"] != "user":
+            continue
+        if refused is not None:
+            skipped.append({"message_index": index, "code": refused.code, "reason": refused.message})
             continue
         try:
             # add_memory's own contract, item by item: a message it refuses is skipped, not the turn.
@@ -65,14 +73,35 @@ def _store_user_messages(user: AbstractUser, session_id: str, messages: list[dic
     return {"stored": stored, "skipped": skipped}
 
 
-def _agent_namespace(user: AbstractUser, agent_name: str) -> Namespace:
-    namespace, created = Namespace.objects.get_or_create(
-        key=f"agent:{agent_name}", defaults={"kind": Namespace.Kind.AGENT, "owner": user}
-    )
-    if created:
-        assign_perm("view_namespace", user, namespace)
-        assign_perm("write_namespace", user, namespace)
-    return namespace
+def agent_namespace(user: AbstractUser, agent_name: str) -> Namespace:
+    """Where a subagent's skills go, for this caller. Agent namespaces cannot be squatted:
+
+    - ``agent:<name>``, the seed's key, is a shared namespace that staff create (admin, import,
+      ``load_demo``) and grant ``write_namespace`` on. Skills go there when the caller may write it.
+    - Otherwise they go to the caller's own ``agent:<name>/<username>``, created for them (owned,
+      view and write) the first time. A username holds no ``/``, so no two users share one.
+
+    Which of the two is chosen depends only on the caller's own permissions, never on whether
+    someone else's namespace exists. Raises NOT_FOUND / PERMISSION_DENIED (the caller's own agent
+    namespace was revoked or is not theirs) and INVALID_INPUT (the key would be too long).
+    """
+    shared = f"agent:{agent_name}"
+    try:
+        return get_namespace(user, shared, write=True)
+    except (NotFound, Forbidden):
+        pass  # not granted (or not there): the same answer either way
+    key = f"{shared}/{user.get_username()}"
+    if len(key) > Namespace._meta.get_field("key").max_length:
+        raise InvalidInput(f"agent_name is too long for an agent namespace ({len(key)} characters with your username).")
+    with transaction.atomic():
+        namespace, created = Namespace.objects.get_or_create(
+            key=key, defaults={"kind": Namespace.Kind.AGENT, "owner": user}
+        )
+        if created:
+            assign_perm("view_namespace", user, namespace)
+            assign_perm("write_namespace", user, namespace)
+            return namespace
+    return get_namespace(user, key, write=True)
 
 
 def _learn_skill(user: AbstractUser, agent_name: str, session_id: str, tool_calls: list[dict[str, Any]]) -> dict | None:
@@ -86,10 +115,8 @@ def _learn_skill(user: AbstractUser, agent_name: str, session_id: str, tool_call
     ]
     if not learnings:
         return None
-    namespace = _agent_namespace(user, agent_name)
-    if not has_namespace_perm(user, "memories.write_namespace", namespace):
-        return {"skipped": f"no write permission on {namespace.key}"}
     try:
+        namespace = agent_namespace(user, agent_name)
         memory = memory_services.add_memory(
             actor=user,
             namespace=namespace,

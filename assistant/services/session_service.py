@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, transaction
 
 from assistant.models import AssistantSession
+from assistant.permissions import get_session
 from assistant.services.build_system_prompt_service import build_frozen_prefix, build_system_prompt
 from assistant.services.tool_registry_service import tools_for
 from assistant.tools import ALL_TOOLS, Tool
@@ -84,6 +85,14 @@ def _fill_legacy(session: AssistantSession) -> AssistantSession:
     return AssistantSession.objects.get(pk=session.pk)
 
 
+def _own_session(user: AbstractUser, pk: uuid.UUID) -> AssistantSession | None:
+    """The caller's session ``pk`` through the permission layer; None where there is none it may see."""
+    try:
+        return get_session(user, pk)
+    except NotFound:
+        return None
+
+
 def start_or_resume_session(
     *,
     user: AbstractUser,
@@ -103,7 +112,7 @@ def start_or_resume_session(
         created = True
     else:
         pk = session_pk(user=user, session_id=session_id)
-        session = AssistantSession.objects.filter(pk=pk, user=user).first()
+        session = _own_session(user, pk)
         if session is None and create_if_missing:
             try:
                 with transaction.atomic():
@@ -111,7 +120,7 @@ def start_or_resume_session(
                     session.save(force_insert=True)
                     created = True
             except IntegrityError:  # started by a concurrent call, or the id is someone else's
-                session = AssistantSession.objects.filter(pk=pk, user=user).first()
+                session = _own_session(user, pk)
         if session is None:
             raise NotFound(f"Session {session_id} not found.")
         if not session.prompt_prefix:

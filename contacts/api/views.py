@@ -32,7 +32,7 @@ class ContactListView(generics.ListAPIView):
 
     @extend_schema(request=s.ContactInput, responses={201: s.ContactOutput})
     def post(self, request: Request) -> Response:
-        if not request.user.has_perm("contacts.add_contact"):
+        if not permissions.can_create_contacts(request.user):
             raise Forbidden("You may not create contacts.")
         contact = services.create_contact(actor=request.user, **validated(s.ContactInput, request))
         return Response(s.ContactOutput(contact).data, status=status.HTTP_201_CREATED)

@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import validated
-from core.errors import NotFound
 from memories import operations, permissions, selectors, services
 from memories.api import serializers as s
 from memories.api.filters import MemoryFilter
@@ -189,14 +188,8 @@ class EventStatusView(APIView):
 
     @extend_schema(responses={200: s.EventStatusOutput})
     def get(self, request: Request, event_id: str) -> Response:
-        memory = selectors.memory_by_event_id(event_id)
-        try:
-            if memory is None:
-                raise NotFound("missing")
-            permissions.get_memory(request.user, memory.id)  # NOT_FOUND unless the caller may see it
-        except NotFound:
-            # Someone else's event answers exactly like a missing one (never the memory's id).
-            raise NotFound(f"Event {event_id} not found.") from None
+        # A foreign event answers exactly like a missing one (and neither names the memory).
+        memory = permissions.get_memory_by_event(request.user, event_id)
         body = {
             "ok": True,
             "event_id": memory.event_id,

@@ -101,7 +101,9 @@ def test_subagents_learn_skills_from_successful_calls(nobody):
     turn = {**TURN, "agent_name": "gmail_subagent"}
     body = client_for(nobody).post(URL, turn, format="json").json()
     skill = Memory.objects.get(id=body["skill"]["memory_id"])
-    assert skill.namespace.key == "agent:gmail_subagent" and skill.namespace.kind == "agent"
+    # Nobody granted this caller the shared agent:gmail_subagent: its own agent namespace.
+    assert skill.namespace.key == "agent:gmail_subagent/nobody" and skill.namespace.kind == "agent"
+    assert skill.namespace.owner == nobody and body["skill"]["namespace"] == "agent:gmail_subagent/nobody"
     assert skill.metadata["type"] == "skill" and skill.metadata["agent"] == "gmail_subagent"
     assert skill.text == 'Tool search_memory succeeded with args: {"query": "acme"}'
     assert nobody.has_perm("memories.view_namespace", skill.namespace)

@@ -139,6 +139,8 @@ class Command(MnemoCommand):
         texts += [EXTRA_FACTS[i % len(EXTRA_FACTS)].format(n=i + 1) for i in range(options["memories"] - len(texts))]
         for index, text in enumerate(texts):
             created_memories += self._memory(namespace, text, demo_id("memory", index), demo, {})
+        # A shared agent namespace is created by staff and granted (here: to demo); subagents of
+        # users without the grant keep their skills in their own agent:<name>/<username>.
         skills, _ = Namespace.objects.get_or_create(
             key="agent:gmail_subagent", defaults={"kind": "agent", "owner": demo}
         )
