@@ -32,6 +32,7 @@ from guardian.shortcuts import remove_perm
 from rest_framework.authtoken.admin import TokenProxy
 from rest_framework.authtoken.models import Token
 
+from assistant.mcp.entrance import call_tool_as
 from assistant.tools import ALL_TOOLS
 from contacts import services as contact_services
 from contacts.models import Contact
@@ -481,8 +482,20 @@ def invoke_over_rest(user, name: str, arguments: dict[str, Any]) -> Outcome:
     return Outcome(_code(response.status_code, body), body.get("result"))
 
 
-#: name → how to call a gateway tool through that entrance. MCP adds ``"mcp": invoke_over_mcp``.
-TOOL_ENTRANCES: dict[str, Callable[[Any, str, dict[str, Any]], Outcome]] = {"rest": invoke_over_rest}
+def invoke_over_mcp(user, name: str, arguments: dict[str, Any]) -> Outcome:
+    """The MCP entrance's own call path (what its server runs for ``tools/call``), without the
+    transport: a tool error carries the seed's code in its structured content."""
+    result = call_tool_as(user, name, arguments)
+    if result.is_error:
+        return Outcome(result.structured_content["error"]["code"], None)
+    return Outcome(OK, result.structured_content)
+
+
+#: name → how to call a gateway tool through that entrance: every tool row runs through each.
+TOOL_ENTRANCES: dict[str, Callable[[Any, str, dict[str, Any]], Outcome]] = {
+    "rest": invoke_over_rest,
+    "mcp": invoke_over_mcp,
+}
 
 
 @dataclass(frozen=True)

@@ -309,11 +309,11 @@ def test_a_decree_carrying_a_secret_is_not_pinned(carol, django_capture_on_commi
         response = client_for(carol).post("/api/v1/assistant/turns", turn, format="json")
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert [r["rule"] for r in body["rules"]] == ["never text Bob after 9pm"]
+    assert [r["rule"] for r in body["rules"]] == ["Never text Bob after 9pm."]  # the user's words (issue 16)
     assert [s["message_index"] for s in body["memories"]["skipped"]] == [0]
     nothing_mentions(AWS_ID)
     prompt = client_for(carol).get("/api/v1/tool-rules/prompt").json()["markdown"]
-    assert AWS_ID not in prompt and "never text Bob after 9pm" in prompt
+    assert AWS_ID not in prompt and "Never text Bob after 9pm." in prompt
 
 
 def test_a_secret_in_a_failing_tools_error_is_redacted_in_the_observation(carol):
