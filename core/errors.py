@@ -19,6 +19,8 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from core.observability import request_id
+
 logger = logging.getLogger(__name__)
 
 
@@ -75,6 +77,11 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         error["details"] = details
+    # The request's id (also in X-Request-ID and in every log line of the request), so a caller
+    # can quote it and ops can find what happened.
+    rid = request_id.get()
+    if rid is not None:
+        error["request_id"] = rid
     return {"ok": False, "error": error}
 
 

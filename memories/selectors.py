@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
+from core.observability import timed_search
+from core.replica import reads_from_replica
 from memories.embedding import embed_texts
 from memories.models import Memory, MemoryEvent, Namespace
 
@@ -183,6 +185,8 @@ fr AS (
 """
 
 
+@timed_search
+@reads_from_replica
 def search_memories(
     *,
     namespace_ids: list[int],
