@@ -19,6 +19,7 @@ before the engine is made.
 
 from __future__ import annotations
 
+import os
 from queue import Empty
 from typing import Any
 
@@ -102,6 +103,17 @@ def _embedded_url(url):
     server = ensure_server(settings.MNEMO_DATA_DIR, cleanup=settings.MNEMO_EMBEDDED_CLEANUP)
     ensure_database(server, url.database or "postgres")
     return url.update_query_dict({"host": server.socket_dir})
+
+
+def _forget_engines_after_fork() -> None:
+    # A forked child (Celery's embedded beat) must not share the parent's pooled connections:
+    # drop them without closing the parent's sockets; the child opens its own.
+    for engine, _ in list(SQLAlchemyChannel._engines.values()):
+        engine.dispose(close=False)
+    SQLAlchemyChannel._engines.clear()
+
+
+os.register_at_fork(after_in_child=_forget_engines_after_fork)
 
 
 def install() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError
@@ -80,7 +81,7 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     # The request's id (also in X-Request-ID and in every log line of the request), so a caller
     # can quote it and ops can find what happened.
     rid = request_id.get()
-    if rid is not None:
+    if rid is not None and settings.MNEMO_ERROR_REQUEST_ID:
         error["request_id"] = rid
     return {"ok": False, "error": error}
 

@@ -259,6 +259,9 @@ MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
 # with the request id of the request it belongs to (also in X-Request-ID and error envelopes).
 MNEMO_LOG_FORMAT = env("MNEMO_LOG_FORMAT", default="plain")
 MNEMO_ACCESS_LOG = env.bool("MNEMO_ACCESS_LOG", default=True)
+# Error envelopes carry the request id as error.request_id (the test suite turns it off so that
+# its exact-body comparisons stay simple; tests/serving checks it on the real stack).
+MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

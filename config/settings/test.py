@@ -64,3 +64,9 @@ if not os.environ.get("MNEMO_DB_POOL"):
         _alias["OPTIONS"].pop("pool", None)
         _alias["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
         _alias["CONN_HEALTH_CHECKS"] = True
+
+# Error bodies without the request id, so that tests compare whole bodies (tests/serving checks
+# the request id in the envelope on the real stack, with this on).
+MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=False)
+# Every token lookup reads the database: a test that revokes a token sees it at once.
+MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=0.0)

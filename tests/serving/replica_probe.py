@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -29,13 +30,21 @@ ALIASES = ("default", "replica")
 
 def call(client: APIClient, method: str, path: str, body: dict | None = None) -> dict:
     """One API call: its status, its JSON, and how many queries ran on each database."""
-    before = {}
-    for alias in ALIASES:
-        connections[alias].force_debug_cursor = True  # log queries without connecting now
-        before[alias] = len(connections[alias].queries_log)
-    send = getattr(client, method)
-    response = send(path, body, format="json") if body is not None else send(path)
-    counts = {alias: len(connections[alias].queries_log) - before[alias] for alias in ALIASES}
+    counts = dict.fromkeys(ALIASES, 0)
+
+    def counter(alias):
+        def wrapper(execute, sql, params, many, context):
+            if "pg_last_wal_replay_lsn" not in sql:  # the replica's health check is not a read
+                counts[alias] += 1
+            return execute(sql, params, many, context)
+
+        return wrapper
+
+    with ExitStack() as stack:
+        for alias in ALIASES:  # counts queries without connecting now (the replica may be down)
+            stack.enter_context(connections[alias].execute_wrapper(counter(alias)))
+        send = getattr(client, method)
+        response = send(path, body, format="json") if body is not None else send(path)
     return {
         "status": response.status_code,
         "body": response.json(),

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import threading
 import time
 
 import pytest
 
+from tests.serving.conftest import own_tmp
 from tests.serving.support import http, start_stack, wait_gone, wait_ready_event
 
 WEB_WORKERS = 2
@@ -19,9 +21,10 @@ BROKER_POOL = 2  # config/settings: the database broker's engine keeps at most 2
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
+def stack():
+    folder = own_tmp()
     stack = start_stack(
-        tmp_path_factory.mktemp("stack"),
+        folder,
         MNEMO_WEB_WORKERS=str(WEB_WORKERS),
         MNEMO_DB_POOL_SIZE=str(POOL_SIZE),
         # Loopback is not an allowed network here: only the token opens /metrics.
@@ -35,6 +38,7 @@ def stack(tmp_path_factory):
     yield stack
     stack.stop()
     wait_gone(stack.pgdata)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_it_serves_with_gunicorn_uvicorn_workers_and_a_celery_worker_with_debug_off(stack):

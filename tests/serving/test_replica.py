@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from tests.conftest import ROOT
+from tests.serving.conftest import own_tmp
 from tests.serving.pg_cluster import SUPERUSER_PASSWORD, start_primary, start_replica
 from tests.serving.support import user_env
 
@@ -18,10 +19,10 @@ pytestmark = [pytest.mark.external_pg]
 
 
 @pytest.fixture(scope="module")
-def clusters(tmp_path_factory):
+def clusters():
     primary = start_primary()
     replica = start_replica(primary)
-    env = _env(primary, replica, tmp_path_factory.mktemp("replica"))
+    env = _env(primary, replica, own_tmp())
     migrate = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, capture_output=True, text=True
     )
