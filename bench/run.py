@@ -668,7 +668,7 @@ def bench_search(env: Env, scale: dict[str, int], key_10k: str) -> dict[str, Any
             "sql_alone": sql,
             # What is left of a search's time once its embedding and SQL are taken out: Django,
             # DRF, authentication, permissions, serializers, the server and the HTTP round trip.
-            "overhead_p50_ms": round(c1["p50"] - result["embed_alone"]["p50"] - sql["p50"], 2),
+            "overhead_p50_ms": round(c1["p50_ms"] - result["embed_alone"]["p50_ms"] - sql["p50_ms"], 2),
         }
         if label != "small_namespaces":
             result[label]["hnsw"] = hnsw_recall(keys[0])

@@ -1,9 +1,10 @@
 """gunicorn's configuration for ``make run`` (``gunicorn -c config/gunicorn.py config.asgi:application``).
 
 ASGI with uvicorn workers: the MCP endpoint is an ASGI app and is served by the same processes.
-Django runs sync views one at a time per process (asgiref's thread-sensitive mode), so
-concurrency comes from processes: ``MNEMO_WEB_WORKERS`` (default: 2 per core, at least 2, at
-most 8; docs/benchmarks.md has the measurements behind it). Each process opens at most
+Django runs each request's sync code in a thread of its own, so one process serves several
+requests at once (each holding a pooled connection), but the CPU work shares one interpreter
+lock per process: cores are used by processes, ``MNEMO_WEB_WORKERS`` (default: 2 per core, at
+least 2, at most 8). Each process opens at most
 ``MNEMO_DB_POOL_SIZE`` database connections and loads the embedder once (at boot, so the first
 request is not slow).
 """

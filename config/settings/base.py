@@ -100,8 +100,8 @@ MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
 # connections and hands them to requests in turn, so the number of connections is bounded by
 # processes, never by concurrent requests. README "Connections" counts them per process.
 MNEMO_DB_POOL = env.bool("MNEMO_DB_POOL", default=True)
-MNEMO_DB_POOL_SIZE = env.int("MNEMO_DB_POOL_SIZE", default=4)
-MNEMO_DB_POOL_TIMEOUT = env.float("MNEMO_DB_POOL_TIMEOUT", default=10.0)
+MNEMO_DB_POOL_SIZE = env.int("MNEMO_DB_POOL_SIZE", default=8)
+MNEMO_DB_POOL_TIMEOUT = env.float("MNEMO_DB_POOL_TIMEOUT", default=30.0)
 
 
 def _connection_settings(database: dict) -> dict:

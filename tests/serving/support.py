@@ -147,7 +147,7 @@ def start_stack(tmp_path: Path, *, demo: bool = True, timeout: float = 240, **ex
     return stack
 
 
-def wait_gone(pgdata: Path, timeout: float = 60) -> None:
+def wait_gone(pgdata: Path, timeout: float = 120) -> None:
     wait_for(lambda: not postgres_processes(pgdata), timeout, "the embedded PostgreSQL to stop", interval=0.2)
 
 

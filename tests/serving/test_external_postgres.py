@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 from tests.serving.pg_cluster import start_primary
 from tests.serving.support import http, start_stack, user_env, wait_ready_event
 
-pytestmark = [pytest.mark.external_pg]
+pytestmark = [pytest.mark.external_pg, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(scope="module")

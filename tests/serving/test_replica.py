@@ -15,7 +15,7 @@ from tests.serving.conftest import own_tmp
 from tests.serving.pg_cluster import SUPERUSER_PASSWORD, start_primary, start_replica
 from tests.serving.support import user_env
 
-pytestmark = [pytest.mark.external_pg]
+pytestmark = [pytest.mark.timeout(900), pytest.mark.external_pg]
 
 
 @pytest.fixture(scope="module")

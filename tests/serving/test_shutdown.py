@@ -12,6 +12,9 @@ import pytest
 from tests.conftest import ROOT, free_port, wait_for
 from tests.serving.support import http, postgres_processes, start_stack, user_env, wait_gone
 
+# Real servers boot slowly on a busy machine.
+pytestmark = pytest.mark.timeout(900)
+
 FAST = {"MNEMO_WARM_EMBEDDER": "false", "MNEMO_WEB_WORKERS": "1"}
 
 
@@ -74,7 +77,7 @@ def test_sigterm_to_the_celery_worker_stops_the_database(tmp_path):
         log,
     )
     try:
-        wait_for(lambda: " ready." in log.read_text(), 180, "the worker to be ready", interval=0.5)
+        wait_for(lambda: " ready." in log.read_text(), 280, "the worker to be ready", interval=0.5)
         assert postgres_processes(tmp_path / "data" / "pgdata")  # the database broker started it
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
