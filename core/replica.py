@@ -32,7 +32,10 @@ logger = logging.getLogger(__name__)
 REPLICA = "replica"
 _wanted: ContextVar[bool] = ContextVar("mnemo_read_from_replica", default=False)
 _state_lock = threading.Lock()
-_state = {"healthy": False, "checked_at": float("-inf"), "lag": None}
+_state = {"healthy": False, "checked_at": float("-inf"), "lag": None, "retry_at": float("-inf")}
+# A replica that did not answer is asked again after this long at the earliest (each try can
+# cost a read the connection timeout).
+DOWN_RETRY_SECONDS = 5.0
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,9 +67,10 @@ def replica_healthy(*, force: bool = False) -> bool:
     if not replica_configured():
         return False
     now = time.monotonic()
-    if not force and now - _state["checked_at"] < settings.MNEMO_REPLICA_CHECK_SECONDS:
+    if not force and (now - _state["checked_at"] < settings.MNEMO_REPLICA_CHECK_SECONDS or now < _state["retry_at"]):
         return bool(_state["healthy"])
     with _state_lock:
+        retry_at = float("-inf")
         try:
             lag = _lag_seconds()
             healthy = lag <= settings.MNEMO_REPLICA_MAX_LAG_SECONDS
@@ -74,10 +78,11 @@ def replica_healthy(*, force: bool = False) -> bool:
                 logger.warning("read replica is %.1fs behind: reading from the primary", lag)
         except Exception as exc:  # down, refusing, misconfigured: the primary answers instead
             lag, healthy = None, False
+            retry_at = time.monotonic() + DOWN_RETRY_SECONDS
             logger.warning("read replica unavailable (%s): reading from the primary", exc)
             _close_quietly()
         was = _state["healthy"]
-        _state.update(healthy=healthy, checked_at=time.monotonic(), lag=lag)
+        _state.update(healthy=healthy, checked_at=time.monotonic(), lag=lag, retry_at=retry_at)
         if healthy and not was:
             logger.info("read replica healthy again: reads go to it")
         return healthy
@@ -85,7 +90,7 @@ def replica_healthy(*, force: bool = False) -> bool:
 
 def mark_replica_down() -> None:
     with _state_lock:
-        _state.update(healthy=False, checked_at=time.monotonic())
+        _state.update(healthy=False, checked_at=time.monotonic(), retry_at=time.monotonic() + DOWN_RETRY_SECONDS)
     _close_quietly()
 
 

@@ -126,6 +126,10 @@ _connection_settings(DATABASES["default"])
 DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = _connection_settings(env.db("DATABASE_REPLICA_URL"))
+    # A replica that is down must cost a read little: give up on it quickly (the primary answers).
+    DATABASES["replica"]["OPTIONS"]["connect_timeout"] = 2
+    if "pool" in DATABASES["replica"]["OPTIONS"]:
+        DATABASES["replica"]["OPTIONS"]["pool"]["timeout"] = 2.0
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
 MNEMO_REPLICA_MAX_LAG_SECONDS = env.float("MNEMO_REPLICA_MAX_LAG_SECONDS", default=5.0)
