@@ -71,6 +71,7 @@ def test_sigterm_to_the_celery_worker_stops_the_database(tmp_path):
             "--pool=solo",
             "--without-mingle",
             "--beat",
+            "--loglevel=INFO",
             f"--schedule={tmp_path / 'beat-schedule'}",
         ],
         tmp_path / "data",
