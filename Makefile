@@ -1,20 +1,30 @@
 # Mnemo. Two commands do everything on a fresh machine: `make run` and `make test`.
 SHELL := /bin/bash
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The newest supported Python found (3.13, 3.12, 3.11: scripts/find-python.sh), or PYTHON=...
+PYTHON ?= $(shell bash scripts/find-python.sh)
+PYVER := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# One stamp per Python version: switching PYTHON rebuilds the virtualenv.
+STAMP := $(VENV)/.installed-$(PYVER)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# The fast tests, run on the other supported Pythons in CI: no browser, no worker, no broker, no
+# real server stack (those run once, on the main Python).
+FAST_TESTS ?= -m "not worker and not broker" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench -p no:cacheprovider
 
-.PHONY: run test install system-deps services lint typecheck clean-data help bench
+.PHONY: run dev test install system-deps services lint typecheck clean-data help bench test-other-pythons
 
 help:
 	@echo "make run    - install, start the embedded database, migrate, demo data, serve on http://$(HOST):$(PORT)"
+	@echo "make dev    - the same with Django's development server (autoreload, DEBUG on)"
 	@echo "make test   - install (Python and Debian packages), start the brokers if needed, run the whole suite"
 
 $(STAMP): pyproject.toml
+	@test -n "$(PYVER)" || { echo "PYTHON=$(PYTHON) does not run" >&2; exit 1; }
+	@if [ -x $(PY) ] && [ "$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != "$(PYVER)" ]; then \
+		echo "$(VENV) was made with another Python; making it again with $(PYTHON)"; rm -rf $(VENV); fi
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dev]"
@@ -28,16 +38,30 @@ system-deps:
 services:
 	bash scripts/ensure-services.sh
 
+# gunicorn (uvicorn workers) + a Celery worker with beat, on the embedded PostgreSQL, which also
+# carries the queue: scripts/serve.py. Ctrl-C or SIGTERM stops everything, the database last.
 run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py ensure_admin
-	$(PY) manage.py load_demo
-	@echo "Mnemo on http://$(HOST):$(PORT)/  admin: /admin/  API docs: /api/docs/  (Ctrl-C stops it)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	exec $(PY) scripts/serve.py --host $(HOST) --port $(PORT)
+
+dev: install
+	exec $(PY) scripts/serve.py --dev --host $(HOST) --port $(PORT)
 
 test: install system-deps services
 	$(PY) -m pytest $(PYTEST_ARGS)
+	@if [ "$${CI:-}" = "true" ]; then $(MAKE) --no-print-directory test-other-pythons; fi
+
+# The fast tests on every other supported Python found (CI runs this after the whole suite).
+test-other-pythons:
+	@for other in $$(bash scripts/find-python.sh --all); do \
+		ver=$$($$other -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+		[ "$$ver" = "$(PYVER)" ] && continue; \
+		echo "== fast tests on Python $$ver ($$other)"; \
+		venv=.venv-$$ver; \
+		test -x $$venv/bin/python || $$other -m venv $$venv || exit 1; \
+		$$venv/bin/python -m pip install --quiet --upgrade pip || exit 1; \
+		$$venv/bin/python -m pip install --quiet ".[test]" || exit 1; \
+		$$venv/bin/python -m pytest $(FAST_TESTS) || exit 1; \
+	done
 
 # Benchmarks (not part of the tests): BENCH_ARGS=--quick for a small run.
 BENCH_ARGS ?=

@@ -2,7 +2,7 @@
 table in docs/benchmarks.md (bench/report.py writes it).
 
 Everything runs on this machine against real parts: the embedded PostgreSQL with pgvector (in
-its own data folder), gunicorn serving the app, a Celery worker on a private redis-server, the
+its own data folder), gunicorn serving the app, a Celery worker on the database broker (as make run starts them), the
 real embedder. Each measurement is repeated and reported as a median; ratios are against the raw
 batched embedder, the ceiling of ingestion.
 
@@ -19,7 +19,6 @@ import json
 import os
 import platform
 import random
-import shutil
 import signal
 import socket
 import statistics
@@ -195,27 +194,61 @@ class Env:
         user, _ = get_user_model().objects.get_or_create(username=username)
         return Token.objects.get_or_create(user=user)[0].key
 
-    def gunicorn(self, *, workers: int, threads: int, extra: dict[str, str] | None = None) -> int:
+    def gunicorn(self, *, workers: int, threads: int = 1, extra: dict[str, str] | None = None) -> int:
+        """The web server exactly as ``make run`` starts it (config/gunicorn.py: uvicorn workers on
+        config.asgi, pooled connections, the embedder loaded at boot); ``threads`` is unused (ASGI)."""
         port = free_port()
         self.spawn(
-            [
-                str(Path(PY).parent / "gunicorn"),
-                "config.wsgi",
-                "-b",
-                f"127.0.0.1:{port}",
-                "-w",
-                str(workers),
-                "--threads",
-                str(threads),
-                "--preload",
-                "--timeout",
-                "120",
-            ],
-            extra,
+            [PY, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.asgi:application"],
+            {"MNEMO_BIND": f"127.0.0.1:{port}", "MNEMO_WEB_WORKERS": str(workers), **(extra or {})},
             log=f"gunicorn-{port}",
         )
         wait_port(port)
+        wait_ready(port)
         return port
+
+    def worker(self, extra: dict[str, str] | None = None) -> subprocess.Popen:
+        """The Celery worker exactly as ``make run`` starts it (database broker, solo pool)."""
+        process = self.spawn(
+            [
+                PY,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--without-mingle",
+                "--without-gossip",
+                "-l",
+                "INFO",
+            ],
+            extra,
+            log="worker",
+        )
+        deadline = time.monotonic() + 120
+        while " ready." not in (self.data_dir / "worker.log").read_text(errors="replace"):
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError("the Celery worker did not start")
+            time.sleep(0.2)
+        return process
+
+
+def wait_ready(port: int, timeout: float = 180) -> None:
+    """Until every web worker has booted (the embedder loaded): /healthz answers quickly."""
+    deadline = time.monotonic() + timeout
+    fast = 0
+    while time.monotonic() < deadline and fast < 10:
+        started = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            conn.close()
+            fast = fast + 1 if time.perf_counter() - started < 0.05 else 0
+        except OSError:
+            fast = 0
+        time.sleep(0.1)
 
 
 class Client:
@@ -282,44 +315,14 @@ def bench_embedder(scale: dict[str, int], repeats: int) -> dict[str, Any]:
 
 
 def bench_ingestion(env: Env, scale: dict[str, int], repeats: int, ceiling: float) -> dict[str, Any]:
-    from memories.models import Memory
+    """Async ingestion over HTTP through the make run stack (web + worker on the database broker),
+    and the worker alone on memories already queued (web idle)."""
+    from memories import services
+    from memories.models import Memory, Namespace
 
-    redis_port = free_port()
-    env.spawn(
-        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        log="redis",
-    )
-    wait_port(redis_port)
-    broker = {
-        "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_port}/0",
-        "CELERY_QUEUE": "bench",
-        "MNEMO_EMBED_COLLECT": "64",
-        "MNEMO_EMBEDDER_THREADS": "1",
-    }
-    port = env.gunicorn(workers=2, threads=4, extra=broker)
-    env.spawn(
-        [
-            PY,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            "bench",
-            "-c",
-            "2",
-            "--prefetch-multiplier",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "-l",
-            "WARNING",
-        ],
-        broker,
-        log="worker",
-    )
-    time.sleep(6)  # the worker loads the model
+    extra = {"MNEMO_EMBED_COLLECT": "64"}
+    port = env.gunicorn(workers=2, extra=extra)
+    env.worker(extra)
     token = env.token("bench-ingest")
     client = per_thread_clients(port, token)
     runs = []
@@ -327,7 +330,6 @@ def bench_ingestion(env: Env, scale: dict[str, int], repeats: int, ceiling: floa
         texts = corpus(scale["ingest"], seed=100 + run)
         ns = f"agent:ingest-{run}-{time.time_ns()}"
         start_ids = Memory.objects.order_by("-id").values_list("id", flat=True).first() or 0
-        errors = 0
         started = time.perf_counter()
 
         def post(text: str) -> int:
@@ -352,13 +354,36 @@ def bench_ingestion(env: Env, scale: dict[str, int], repeats: int, ceiling: floa
                 "namespace": ns,
             }
         )
+    # The worker alone: rows written queued (as add_memory writes them), then one task per 64.
+    worker_runs = []
+    for run in range(repeats):
+        ns, _ = Namespace.objects.get_or_create(key=f"agent:worker-only-{run}-{time.time_ns()}")
+        rows = Memory.objects.bulk_create(
+            [Memory(namespace=ns, text=t, status="queued") for t in corpus(scale["ingest"], seed=900 + run)]
+        )
+        ids = [row.id for row in rows]
+        started = time.perf_counter()
+        for i in range(0, len(ids), 64):
+            services.send_to_queue(ids[i : i + 64])
+        while Memory.objects.filter(id__in=ids, status="queued").exists():
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - started
+        worker_runs.append(
+            {"memories": len(ids), "seconds": round(elapsed, 2), "memories_per_s": round(len(ids) / elapsed, 1)}
+        )
     env.stop_all()
     rate = statistics.median(r["memories_per_s"] for r in runs)
+    worker_rate = statistics.median(r["memories_per_s"] for r in worker_runs)
     return {
         "memories": scale["ingest"],
         "memories_per_s": rate,
         "ratio_to_batched_embedder": round(rate / ceiling, 3),
         "runs": runs,
+        "worker_only": {
+            "memories_per_s": worker_rate,
+            "ratio_to_batched_embedder": round(worker_rate / ceiling, 3),
+            "runs": worker_runs,
+        },
     }
 
 
@@ -460,7 +485,7 @@ def _timed_calls(port: int, token: str, calls: list[tuple[str, str, Any]], concu
 
 
 def bench_remember(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
-    port = env.gunicorn(workers=2, threads=1)
+    port = env.gunicorn(workers=2)
     token = env.token("bench-remember")
     _grant(env, "bench-remember", key)
     rng = random.Random(5)
@@ -487,7 +512,7 @@ def _count(key: str) -> int:
     return Memory.objects.filter(namespace__key=key).count()
 
 
-def synthetic_namespace(key: str, size: int, seed_key: str) -> None:
+def synthetic_namespace(key: str, size: int, seed_key: str, analyze: bool = True) -> None:
     """``size`` memories made by inserting vectors directly: real vectors of ``seed_key`` with a
     little noise (so neighbours look like real ones), texts from the same corpus."""
     import numpy as np
@@ -520,7 +545,8 @@ def synthetic_namespace(key: str, size: int, seed_key: str) -> None:
                        0.5, '', '', now(), '{}')""",
                 rows,
             )
-        cursor.execute("ANALYZE memories_memory")
+        if analyze:
+            cursor.execute("ANALYZE memories_memory")
 
 
 def hnsw_recall(key: str, queries: int = 50, k: int = 10) -> dict[str, Any]:
@@ -584,51 +610,97 @@ def search_sql_alone(key: str, queries: int = 100) -> dict[str, float]:
     return latency_summary(ms)
 
 
+def synthetic_small_namespaces(prefix: str, count: int, size: int, seed_key: str) -> list[str]:
+    keys = [f"{prefix}-{i:04d}" for i in range(count)]
+    for key in keys:
+        synthetic_namespace(key, size, seed_key, analyze=False)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    return keys
+
+
+def embed_alone(queries: int = 100) -> dict[str, float]:
+    from memories.embedding import embed_texts
+
+    rng = random.Random(5)
+    ms = []
+    for _ in range(queries):
+        started = time.perf_counter()
+        embed_texts([f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}"])
+        ms.append((time.perf_counter() - started) * 1000)
+    return latency_summary(ms)
+
+
 def bench_search(env: Env, scale: dict[str, int], key_10k: str) -> dict[str, Any]:
     key_100k = "agent:bench-100k"
     synthetic_namespace(key_100k, scale["search_large"], key_10k)
-    port = env.gunicorn(workers=2, threads=4)
+    small = synthetic_small_namespaces("agent:bench-small", scale["small_namespaces"], scale["small_size"], key_10k)
+    port = env.gunicorn(workers=scale["web_workers"])
     token = env.token("bench-search")
     _grant(env, "bench-search", key_10k)
     _grant(env, "bench-search", key_100k)
-    result = {}
-    for label, key in (("10k", key_10k), ("100k", key_100k)):
+    granted_small = small[:: max(1, len(small) // 50)]
+    for key in granted_small:
+        _grant(env, "bench-search", key)
+    result: dict[str, Any] = {"embed_alone": embed_alone()}
+    cases = (("10k", [key_10k]), ("100k", [key_100k]), ("small_namespaces", granted_small))
+    for label, keys in cases:
         rng = random.Random(11)
         calls = [
             (
                 "POST",
                 "/api/v1/memories/search",
-                {"query": f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}", "namespace": key, "limit": 5},
+                {"query": f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}", "namespace": rng.choice(keys), "limit": 5},
             )
             for _ in range(scale["search_requests"])
         ]
+        c1 = _timed_calls(port, token, calls, 1)
+        c8 = _timed_calls(port, token, calls, 8)
+        sql = search_sql_alone(keys[0])
         result[label] = {
-            "namespace_size": _count(key),
-            "concurrency_1": _timed_calls(port, token, calls, 1),
-            "concurrency_8": _timed_calls(port, token, calls, 8),
-            "sql_alone": search_sql_alone(key),
-            "hnsw": hnsw_recall(key),
+            "namespace_size": _count(keys[0]),
+            "namespaces": len(keys) if label != "small_namespaces" else scale["small_namespaces"],
+            "concurrency_1": c1,
+            "concurrency_8": c8,
+            "throughput_ratio_8_to_1": round(c8["requests_per_s"] / c1["requests_per_s"], 2),
+            "sql_alone": sql,
+            # What is left of a search's time once its embedding and SQL are taken out: Django,
+            # DRF, authentication, permissions, serializers, the server and the HTTP round trip.
+            "overhead_p50_ms": round(c1["p50_ms"] - result["embed_alone"]["p50_ms"] - sql["p50_ms"], 2),
         }
+        if label != "small_namespaces":
+            result[label]["hnsw"] = hnsw_recall(keys[0])
+    result["total_memories"] = _count_all()
     env.stop_all()
     return result
+
+
+def _count_all() -> int:
+    from memories.models import Memory
+
+    return Memory.objects.count()
 
 
 # --- 6. load: mixed workload at rising concurrency ------------------------------------------------
 
 
 def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
-    port = env.gunicorn(workers=2, threads=4)
+    port = env.gunicorn(workers=scale["web_workers"])
+    env.worker()
     token = env.token("bench-load")
     _grant(env, "bench-load", key)
     client = per_thread_clients(port, token)
     steps = []
-    for concurrency in scale["load_steps"]:
+    plan = [(c, scale["load_seconds"]) for c in scale["load_steps"]] + [(32, scale["soak_seconds"])]
+    for concurrency, seconds in plan:
         step_result: dict[str, Any] = {"latencies": [], "errors": 0}
         lock = threading.Lock()
 
         def user(
             seed: int,
-            stop: float = time.monotonic() + scale["load_seconds"],
+            stop: float = time.monotonic() + seconds,
             out: dict[str, Any] = step_result,
             lock: threading.Lock = lock,
         ) -> None:
@@ -641,7 +713,7 @@ def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
                         "/api/v1/memories/search",
                         {"query": f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}", "namespace": key},
                     )
-                elif roll < 0.9:
+                elif roll < 0.85:
                     call = (
                         "POST",
                         "/api/v1/memories/remember",
@@ -652,6 +724,8 @@ def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
                             "dedup_policy": "insert",
                         },
                     )
+                elif roll < 0.95:
+                    call = ("POST", "/api/v1/memories", {"content": f"{rng.choice(SUBJECTS)} {rng.random():.6f}"})
                 else:
                     call = ("POST", "/api/v1/assistant/session", {"message": rng.choice(OBJECTS)})
                 status, _, ms = client().call(*call)
@@ -666,6 +740,7 @@ def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
         latencies = step_result["latencies"]
         step = {
             "concurrency": concurrency,
+            "seconds": seconds,
             **latency_summary(latencies),
             "errors": step_result["errors"],
             "requests_per_s": round(len(latencies) / elapsed, 1),
@@ -675,7 +750,7 @@ def bench_load(env: Env, scale: dict[str, int], key: str) -> dict[str, Any]:
     ok = [s for s in steps if s["p95_ms"] < 100 and s["errors"] == 0]
     return {
         "steps": steps,
-        "mix": "70% search, 20% remember, 10% session",
+        "mix": "70% search, 15% remember, 10% add_memory, 5% session",
         "best_rps_with_p95_under_100ms": max((s["requests_per_s"] for s in ok), default=None),
     }
 
@@ -690,9 +765,13 @@ SCALES = {
         "import": 10_000,
         "remember": 300,
         "search_large": 100_000,
+        "small_namespaces": 1000,
+        "small_size": 100,
+        "web_workers": 4,
         "search_requests": 300,
         "load_steps": [1, 2, 4, 8, 16],
         "load_seconds": 15,
+        "soak_seconds": 60,
     },
     "quick": {
         "embed_texts": 64,
@@ -700,9 +779,13 @@ SCALES = {
         "import": 200,
         "remember": 20,
         "search_large": 1000,
+        "small_namespaces": 10,
+        "small_size": 20,
+        "web_workers": 2,
         "search_requests": 20,
         "load_steps": [1, 2],
         "load_seconds": 2,
+        "soak_seconds": 3,
     },
 }
 
@@ -732,8 +815,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     scale = SCALES["quick" if args.quick else "full"]
     repeats = 1 if args.quick else args.repeats
     only = set(args.only.split(","))
-    if "ingest" in only and not shutil.which("redis-server"):
-        raise SystemExit("redis-server is needed for the ingestion benchmark (make system-deps)")
     data_dir = Path(args.data_dir) if args.data_dir else Path(tempfile.mkdtemp(prefix="mnemo-bench-"))
     data_dir.mkdir(parents=True, exist_ok=True)
     env = Env(data_dir)

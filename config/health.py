@@ -30,7 +30,10 @@ def check_pgvector() -> str:
         cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
         row = cursor.fetchone()
     if row is None:
-        raise RuntimeError("the vector extension is not installed (run migrations)")
+        raise RuntimeError(
+            "the vector extension is not installed: run migrations as a role allowed to create it (pgvector "
+            "is not a trusted extension: a superuser), or run CREATE EXTENSION vector as a superuser first"
+        )
     return f"pgvector {row[0]}"
 
 
@@ -54,6 +57,30 @@ def check_broker() -> str:
     with Connection(url, connect_timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT) as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
         return f"{conn.transport_cls} reachable"
+
+
+# The oldest PostgreSQL major version Mnemo supports (pgvector 0.8 supports 13 and newer; the
+# versions the test suite ran on are in the README).
+MIN_POSTGRES_MAJOR = 13
+
+
+def check_postgres_version() -> str:
+    major = connection.pg_version // 10000
+    if major < MIN_POSTGRES_MAJOR:
+        raise RuntimeError(f"PostgreSQL {major}: Mnemo needs {MIN_POSTGRES_MAJOR} or newer")
+    return f"PostgreSQL {major} (minimum {MIN_POSTGRES_MAJOR})"
+
+
+def check_replica() -> str:
+    """With DATABASE_REPLICA_URL: the replica answers, is a standby, and is not lagging."""
+    from core.replica import _lag_seconds, replica_configured
+
+    if not replica_configured():
+        return "none configured"
+    lag = _lag_seconds()
+    if lag > settings.MNEMO_REPLICA_MAX_LAG_SECONDS:
+        raise RuntimeError(f"the replica is {lag:.1f}s behind (reads go to the primary until it catches up)")
+    return f"streaming, {lag:.1f}s behind"
 
 
 CHECKS: dict[str, Callable[[], str]] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError
@@ -19,6 +20,8 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from core.observability import request_id
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +110,11 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": _printable(message)}
     if details is not None:
         error["details"] = _printable(details)
+    # The request's id (also in X-Request-ID and in every log line of the request), so a caller
+    # can quote it and ops can find what happened.
+    rid = request_id.get()
+    if rid is not None and settings.MNEMO_ERROR_REQUEST_ID:
+        error["request_id"] = rid
     return {"ok": False, "error": error}
 
 

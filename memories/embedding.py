@@ -18,6 +18,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from core.errors import EmbeddingError
+from core.observability import EMBED_SECONDS, batch_label, timed
 
 
 @runtime_checkable
@@ -213,7 +214,8 @@ def embed_with_windows(
     embedder = embedder or get_embedder()
     windowed = getattr(embedder, "embed_windows", None)
     try:
-        result = windowed(list(texts)) if windowed else [(vector, []) for vector in embedder.embed(list(texts))]
+        with timed(EMBED_SECONDS, batch=batch_label(len(texts))):
+            result = windowed(list(texts)) if windowed else [(vector, []) for vector in embedder.embed(list(texts))]
     except EmbedderUnavailable:
         raise
     except Exception as exc:
@@ -227,7 +229,8 @@ def embed_texts(texts: Sequence[str]) -> list[list[float]]:
     """Embed with the configured backend; any backend failure becomes ``EmbedderUnavailable``."""
     embedder = get_embedder()
     try:
-        vectors = embedder.embed(list(texts))
+        with timed(EMBED_SECONDS, batch=batch_label(len(texts))):
+            vectors = embedder.embed(list(texts))
     except EmbedderUnavailable:
         raise
     except Exception as exc:

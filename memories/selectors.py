@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 
+from core.replica import reads_from_replica
 from memories.embedding import embed_texts
 from memories.latency import timed_search
 from memories.models import Memory, MemoryEvent, Namespace
@@ -184,7 +185,8 @@ fr AS (
 """
 
 
-@timed_search  # one cheap upsert per search, for the staff home page's latency chart
+@timed_search  # the staff home page's latency chart and the Prometheus histogram, one timing
+@reads_from_replica
 def search_memories(
     *,
     namespace_ids: list[int],

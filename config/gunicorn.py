@@ -1,0 +1,67 @@
+"""gunicorn's configuration for ``make run`` (``gunicorn -c config/gunicorn.py config.asgi:application``).
+
+ASGI with uvicorn workers: the MCP endpoint is an ASGI app and is served by the same processes.
+Django runs each request's sync code in a thread of its own, so one process serves several
+requests at once (each holding a pooled connection), but the CPU work shares one interpreter
+lock per process: cores are used by processes, ``MNEMO_WEB_WORKERS`` (default: 2 per core, at
+least 2, at most 8). Each process opens at most
+``MNEMO_DB_POOL_SIZE`` database connections and loads the embedder once (at boot, so the first
+request is not slow).
+"""
+
+import os
+
+_cores = os.cpu_count() or 1
+
+bind = os.environ.get("MNEMO_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
+workers = int(os.environ.get("MNEMO_WEB_WORKERS") or max(2, min(8, 2 * _cores)))
+worker_class = "uvicorn_worker.UvicornWorker"
+# Not preloaded: the arbiter never touches the database or the model, so nothing it holds is
+# shared by fork, and each worker attaches to the embedded PostgreSQL itself.
+preload_app = False
+timeout = int(os.environ.get("MNEMO_WEB_TIMEOUT", "60"))
+graceful_timeout = int(os.environ.get("MNEMO_WEB_GRACEFUL_TIMEOUT", "20"))
+keepalive = 5
+# Django writes the access log (with request ids); gunicorn's own messages go to stderr.
+accesslog = None
+errorlog = "-"
+loglevel = os.environ.get("MNEMO_LOG_LEVEL", "info").lower()
+proc_name = "mnemo-web"
+
+
+def _exit_normally(signum, frame):
+    raise SystemExit(0)
+
+
+def post_worker_init(worker):
+    """Exit normally on SIGTERM; load the application and the embedder before the first request.
+
+    uvicorn hands a SIGTERM it caught back to the handler that was there before it started
+    serving, once it has finished; the uvicorn worker leaves that at the default, which kills
+    the process without its exit handlers (and the embedded PostgreSQL would outlive it).
+    """
+    import signal
+
+    signal.signal(signal.SIGTERM, _exit_normally)
+    if os.environ.get("MNEMO_WARM_EMBEDDER", "true").lower() in {"1", "true", "yes"}:
+        import django
+
+        django.setup()
+        from memories.embedding import get_embedder
+
+        get_embedder().embed(["warm up"])
+
+
+def worker_exit(server, worker):
+    """A worker leaves the embedded PostgreSQL's holders (its exit handlers may not run)."""
+    from config.embedded_pg import release
+
+    release()
+
+
+def child_exit(server, worker):
+    """prometheus-client multiprocess mode: a dead worker's live gauges are dropped."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

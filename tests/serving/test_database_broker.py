@@ -1,0 +1,97 @@
+"""The default broker (kombu's SQLAlchemy transport on Mnemo's PostgreSQL, config/broker.py) with a
+real worker: a memory goes queued -> ready, a taken message leaves the table, and a worker killed
+mid-task loses nothing (the outbox row stays queued and the sweeper sends it again)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import psycopg
+import pytest
+from django.db import connection
+
+from memories import services
+from memories.models import Memory
+from tests.conftest import celery_broker, wait_for
+from tests.factories import MemoryFactory
+
+pytestmark = [pytest.mark.worker]
+
+
+def _status(memory_id: int) -> str:
+    return Memory.objects.values_list("status", flat=True).get(id=memory_id)
+
+
+@pytest.fixture
+def database_broker_url():
+    params = connection.get_connection_params()
+    host = params.get("host") or "127.0.0.1"
+    name = connection.settings_dict["NAME"]
+    user = params.get("user") or "postgres"
+    password = params.get("password")
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    if host.startswith("/"):
+        yield f"sqla+postgresql+psycopg://{auth}/{name}?host={host}"
+    else:
+        yield f"sqla+postgresql+psycopg://{auth}{host}:{params.get('port') or 5432}/{name}"
+    # This process published through a SQLAlchemy engine: close its pooled connections, or the
+    # test database cannot be dropped at the end of the run.
+    from kombu.transport.sqlalchemy import Channel
+
+    for engine, _ in Channel._engines.values():
+        engine.dispose()
+    Channel._engines.clear()
+
+
+def _messages() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass('kombu_message') IS NOT NULL")
+        if not cursor.fetchone()[0]:
+            return 0
+        cursor.execute("SELECT count(*) FROM kombu_message")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_on_the_database_broker_embeds_a_queued_memory(database_broker_url, start_worker):
+    row = MemoryFactory(text="Dana prefers window seats on long flights.")
+    start_worker(database_broker_url)
+    with celery_broker(database_broker_url):
+        assert services.send_to_queue([row.id]) is True
+    wait_for(lambda: _status(row.id) == Memory.Status.READY, 60, "the worker to embed the memory")
+    assert _messages() == 0  # taken messages are deleted, the table does not grow
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_task_loses_nothing_on_the_database_broker(database_broker_url, start_worker):
+    row = MemoryFactory(text="The user's Linear team ID is TEAM-456.")
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    locker = psycopg.connect(**params)
+    try:
+        # Hold the row's lock: the worker's task blocks after it took the message.
+        locker.execute("SELECT id FROM memories_memory WHERE id = %s FOR UPDATE", (row.id,))
+        worker = start_worker(database_broker_url)
+        with celery_broker(database_broker_url):
+            assert services.send_to_queue([row.id]) is True
+
+        def worker_waits_on_lock() -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+                return cursor.fetchone()[0] > 0
+
+        wait_for(worker_waits_on_lock, 60, "the worker to start the task")
+        worker.kill()  # SIGKILL: the message is gone from the broker with it
+        assert _messages() == 0
+        assert _status(row.id) == Memory.Status.QUEUED  # ...but the outbox row is still there
+    finally:
+        locker.rollback()
+        locker.close()
+
+    start_worker(database_broker_url)
+    with celery_broker(database_broker_url):
+        # The sweeper (beat runs it every MNEMO_SWEEP_INTERVAL_SECONDS) sends it again.
+        assert services.requeue_stale_memories(older_than=timedelta(0)) == 1
+    wait_for(lambda: _status(row.id) == Memory.Status.READY, 60, "the swept memory to be embedded")
+    assert Memory.objects.filter(text=row.text).count() == 1

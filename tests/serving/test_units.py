@@ -1,0 +1,150 @@
+"""In-process checks of the serving pieces: the token cache, /metrics protection, request ids in
+the envelope, the router without a replica, the JSON log formatter, the database broker URL."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from django.db import connection
+from django.test import RequestFactory, override_settings
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+
+from config.db_router import ReplicaRouter
+from config.observability import metrics, metrics_allowed
+from core import authentication
+from core.observability import JsonFormatter, RequestIdFilter, request_id
+from memories.models import Memory
+
+
+@pytest.fixture(autouse=True)
+def fresh_token_cache():
+    authentication.forget_cached_tokens()
+    yield
+    authentication.forget_cached_tokens()
+
+
+@pytest.mark.django_db
+@override_settings(MNEMO_TOKEN_CACHE_SECONDS=30)
+def test_a_checked_token_is_remembered_briefly_and_forgotten_when_deleted(user):
+    token = Token.objects.create(user=user)
+    auth = authentication.CachedTokenAuthentication()
+    with CaptureQueriesContext(connection) as first:
+        assert auth.authenticate_credentials(token.key)[0] == user
+    with CaptureQueriesContext(connection) as second:
+        assert auth.authenticate_credentials(token.key)[0] == user
+    assert len(first.captured_queries) == 1 and len(second.captured_queries) == 0
+    token.delete()  # this process forgets it at once
+    from rest_framework.exceptions import AuthenticationFailed
+
+    with pytest.raises(AuthenticationFailed):
+        auth.authenticate_credentials(token.key)
+
+
+@pytest.mark.django_db
+@override_settings(MNEMO_TOKEN_CACHE_SECONDS=30)
+def test_a_deactivated_user_is_forgotten_at_once(user):
+    token = Token.objects.create(user=user)
+    auth = authentication.CachedTokenAuthentication()
+    auth.authenticate_credentials(token.key)
+    user.is_active = False
+    user.save()
+    from rest_framework.exceptions import AuthenticationFailed
+
+    with pytest.raises(AuthenticationFailed):
+        auth.authenticate_credentials(token.key)
+
+
+@pytest.mark.parametrize(
+    ("remote", "header", "allowed"),
+    [
+        ("127.0.0.1", "", True),
+        ("10.1.2.3", "", False),
+        ("10.1.2.3", "Bearer s3cret-token", True),
+        ("10.1.2.3", "Bearer wrong", False),
+        ("10.1.2.3", "Token s3cret-token", False),
+        ("not-an-ip", "", False),
+    ],
+)
+def test_metrics_are_open_to_allowed_networks_or_the_token(remote, header, allowed):
+    from config import observability
+
+    observability._allowed_networks.cache_clear()
+    with override_settings(MNEMO_METRICS_TOKEN="s3cret-token", MNEMO_METRICS_ALLOW_NETWORKS=["127.0.0.0/8"]):
+        request = RequestFactory().get("/metrics", REMOTE_ADDR=remote, HTTP_AUTHORIZATION=header)
+        assert metrics_allowed(request) is allowed
+    observability._allowed_networks.cache_clear()
+
+
+@pytest.mark.django_db
+def test_metrics_text_has_the_queue_depth_from_the_database(client):
+    from tests.factories import MemoryFactory
+
+    MemoryFactory(text="a queued one")
+    response = metrics(RequestFactory().get("/metrics", REMOTE_ADDR="127.0.0.1"))
+    text = response.content.decode()
+    queued = Memory.objects.filter(status="queued").count()
+    assert f'mnemo_embedding_queue_depth{{status="queued"}} {float(queued)}' in text
+    assert response.status_code == 200 and "mnemo_embedding_queue_oldest_seconds" in text
+
+
+@pytest.mark.django_db
+@override_settings(MNEMO_ERROR_REQUEST_ID=True)
+def test_the_error_envelope_carries_the_request_id(api_client):
+    response = api_client.get("/api/v1/whoami", HTTP_X_REQUEST_ID="abc-123")
+    assert response.status_code == 401
+    assert response.json()["error"]["request_id"] == "abc-123" == response["X-Request-ID"]
+    response = api_client.get("/api/v1/whoami")
+    assert response.json()["error"]["request_id"] == response["X-Request-ID"] and len(response["X-Request-ID"]) == 32
+
+
+def test_json_log_lines_have_the_request_id_and_extras():
+    record = logging.LogRecord("mnemo.access", logging.INFO, __file__, 1, "GET %s", ("/x",), None)
+    record.status = 404
+    token = request_id.set("rid-9")
+    try:
+        RequestIdFilter().filter(record)
+        line = json.loads(JsonFormatter().format(record))
+    finally:
+        request_id.reset(token)
+    assert line["request_id"] == "rid-9" and line["message"] == "GET /x" and line["status"] == 404
+
+
+def test_without_a_replica_every_read_and_write_goes_to_the_primary():
+    from core.replica import use_replica
+
+    router = ReplicaRouter()
+    with use_replica():
+        assert router.db_for_read(Memory) == "default"
+    assert router.db_for_write(Memory) == "default"
+    assert router.allow_migrate("replica", "memories") is False
+
+
+def test_the_default_broker_is_the_database(monkeypatch, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("CELERY_", "DATABASE_"))}
+    script = "import django; django.setup(); from django.conf import settings; print(settings.CELERY_BROKER_URL)"
+    local = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.local"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert local.stdout.strip() == "sqla+postgresql+psycopg://postgres@/mnemo_broker", local.stderr
+    external = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.local", "DATABASE_URL": "postgres://u:p%40ss@db:5433/m"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert external.stdout.strip() == "sqla+postgresql+psycopg://u:p%40ss@db:5433/m", external.stderr
