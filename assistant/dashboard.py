@@ -14,6 +14,7 @@ from django.db.models import Count, Min
 from django.urls import reverse
 from django.utils import timezone
 
+from core.permissions import restrict
 from memories import latency
 from memories import permissions as memory_permissions
 from memories import selectors as memory_selectors
@@ -89,7 +90,9 @@ def home(*, user: Any, now: datetime | None = None) -> Home:
     event_list = "admin:memories_memoryevent_changelist"
     counts = dict(events.order_by().values_list("event_type").annotate(n=Count("id")))
     merged = Tombstone.objects.filter(namespace__in=namespaces, kind=Tombstone.Kind.MERGED, created_at__gte=since)
-    captured = ToolMemoryRule.objects.filter(
+    # Rules through the one permission layer, like the memories above: the rules this staff user may see.
+    rules_seen = restrict(ToolMemoryRule, user, "view")
+    captured = rules_seen.filter(
         created_at__gte=since, source__in=[ToolMemoryRule.Source.USER_EXPLICIT, ToolMemoryRule.Source.POST_TURN]
     )
     rule_list = "admin:toolrules_toolmemoryrule_changelist"
@@ -131,7 +134,7 @@ def home(*, user: Any, now: datetime | None = None) -> Home:
         "near-duplicate clusters", clusters, reverse("admin:memories_memory_duplicates"), "waiting for review"
     )
 
-    by_priority = dict(ToolMemoryRule.objects.order_by().values_list("priority").annotate(n=Count("id")))
+    by_priority = dict(rules_seen.order_by().values_list("priority").annotate(n=Count("id")))
     rules = [
         Figure(priority, by_priority.get(priority, 0), _url(rule_list, priority=priority))
         for priority in ToolMemoryRule.Priority.values
