@@ -27,6 +27,7 @@ from django.contrib import admin
 from django.db.models import Q
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 from guardian.models import UserObjectPermission
 from guardian.shortcuts import remove_perm
 from rest_framework.authtoken.admin import TokenProxy
@@ -37,7 +38,7 @@ from assistant.tools import ALL_TOOLS
 from contacts import services as contact_services
 from contacts.models import Contact
 from memories import services as memory_services
-from memories.models import Memory, MemoryEvent, Namespace, Tombstone
+from memories.models import Memory, MemoryEvent, Namespace, SearchLatency, Tombstone
 from memories.permissions import ensure_user_namespace
 from tests.conftest import api_client_for
 from tests.factories import (
@@ -669,6 +670,13 @@ def _statistic(w: World, c: str):
     return ToolStatisticFactory(owner=owner)
 
 
+def _latency(w: World, c: str):
+    minute = timezone.now().replace(second=0, microsecond=0)
+    return SearchLatency.objects.get_or_create(minute=minute, defaults={"count": 1, "total_ms": 12.0, "max_ms": 12.0})[
+        0
+    ]
+
+
 NS_SCOPED = _exp(CHANGE, HIDDEN, HIDDEN, VIEW, HIDDEN)
 NS_READ_ONLY = _exp(VIEW, HIDDEN, HIDDEN, VIEW, HIDDEN)
 CONTACT_SCOPED = _exp(CHANGE, HIDDEN, HIDDEN, VIEW, NO_NS)
@@ -700,6 +708,12 @@ ADMIN_ROWS: dict[str, AdminRow] = {
     ),
     "toolrules.toolstatistic": AdminRow(
         _statistic, MODEL_ONLY_VIEW, grants=("toolrules.view_toolstatistic",), model_level=True
+    ),
+    "memories.searchlatency": AdminRow(
+        _latency,
+        # Timings of all searches, per minute: no row is anyone's data. Staff who may view any
+        # namespace (everyone's own counts) read them; nobody writes them.
+        _exp(VIEW, VIEW, NA("aggregate timings: no row belongs to anyone"), VIEW, HIDDEN),
     ),
     "auth.user": AdminRow(lambda w, c: w.actor(c), MODEL_ONLY_VIEW, grants=("auth.view_user",), model_level=True),
     "auth.group": AdminRow(lambda w, c: GroupFactory(), MODEL_ONLY_VIEW, grants=("auth.view_group",), model_level=True),
