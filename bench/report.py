@@ -117,6 +117,9 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
     ]
     if notes:
         lines += ["## Notes", "", notes.strip(), ""]
+    from bench.retrieval.bench import render_sections  # retrieval quality and search plans (issue 14)
+
+    lines += render_sections(results)
     return "\n".join(lines)
 
 

@@ -145,10 +145,9 @@ hits AS (
      WHERE words.freq <= %(common)s
 ),
 wq AS (
-    SELECT words.q, GREATEST(ln((%(n)s + 1.0) / (GREATEST(
+    SELECT words.q, ln((%(n)s + 1.0) / (LEAST(%(n)s, GREATEST(
                (SELECT count(*) FROM hits WHERE hits.lexeme = words.lexeme),
-               CASE WHEN words.freq > %(common)s THEN %(scan)s ELSE 0 END,
-               words.freq * %(n)s) + 0.5)), 0) AS w
+               words.freq * %(n)s)) + 0.5)) AS w
       FROM words
 ),
 total AS (SELECT GREATEST(sum(w), 1e-9) AS w FROM wq)
@@ -279,7 +278,7 @@ def embedding_text(*, namespace_ids: list[int], query: str) -> str:
     bench/retrieval: vector R@10 0.508 to 0.717. The keyword arm keeps every word (weighted by
     IDF, a common name weighs little there)."""
     tokens = query.split()
-    if len(tokens) < 2:
+    if not 2 <= len(tokens) <= 32:  # a long text is not dominated by one name, and each word costs a lookup
         return query
     n = namespace_size(namespace_ids)
     cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)

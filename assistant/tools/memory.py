@@ -71,7 +71,10 @@ def add_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
 def search_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
     namespace = _namespace(user, arguments, write=False)
     hits = selectors.search_memories(
-        namespace_ids=[namespace.id], query=arguments["query"], limit=arguments.get("limit", 5)
+        namespace_ids=[namespace.id],
+        query=arguments["query"],
+        limit=arguments.get("limit", 5),
+        min_score=selectors.min_score_or_default(arguments.get("min_score")),
     )
     data = {"results": SearchResultOutput(hits, many=True).data, "text": selectors.format_results_text(hits)}
     return ToolResult(data=data, label=namespace.key, count=len(hits))
@@ -132,6 +135,7 @@ TOOLS = [
             {
                 "query": {"type": "string", "minLength": 1},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 5},
+                "min_score": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
                 "namespace": NAMESPACE,
             },
             ["query"],

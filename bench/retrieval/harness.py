@@ -115,7 +115,7 @@ def evaluate(
         per_type: dict[str, dict[str, list[float]]] = {}
         ms: list[float] = []
         gates: dict[float, dict[str, int]] = {
-            t: {"hit": 0, "never": 0, "empty": 0, "answerable": 0} for t in min_scores
+            t: {"hit": 0, "never": 0, "empty": 0, "answerable": 0, "found": 0, "lost": 0} for t in min_scores
         }
         for q, vector, prep in zip(questions, vectors, prep_ms, strict=True):
             started = time.perf_counter()
@@ -132,6 +132,10 @@ def evaluate(
                 if q["evidence"]:
                     gates[t]["answerable"] += 1
                     gates[t]["empty"] += not kept
+                    # answers that were found in the top k and that the floor throws away
+                    if any(dia.get(h.memory.id) in q["evidence"] for h in hits):
+                        gates[t]["found"] += 1
+                        gates[t]["lost"] += not any(dia.get(h.memory.id) in q["evidence"] for h in kept)
                 else:
                     gates[t]["never"] += 1
                     gates[t]["hit"] += bool(kept)
@@ -166,6 +170,7 @@ def evaluate(
                 str(t): {
                     "false_hit_rate": round(g["hit"] / max(g["never"], 1), 3),
                     "false_empty_rate": round(g["empty"] / max(g["answerable"], 1), 3),
+                    "answer_lost_rate": round(g["lost"] / max(g["found"], 1), 3),
                 }
                 for t, g in gates.items()
             }
@@ -210,12 +215,16 @@ def render(result: dict[str, Any]) -> list[str]:
         lines += [
             "",
             "`min_score` on hybrid search: false hits (questions about things never said that still get a result) "
-            "and false empties (answerable questions that get none):",
+            "false empties (answerable questions that get none) and lost answers (questions whose evidence was in "
+            "the top 10 and that the floor removes):",
             "",
-            "| min_score | false-hit rate | false-empty rate |",
-            "|---|---|---|",
+            "| min_score | false-hit rate | false-empty rate | answer-lost rate |",
+            "|---|---|---|---|",
         ]
-        lines += [f"| {t} | {g['false_hit_rate']:.3f} | {g['false_empty_rate']:.3f} |" for t, g in gates.items()]
+        lines += [
+            f"| {t} | {g['false_hit_rate']:.3f} | {g['false_empty_rate']:.3f} | {g.get('answer_lost_rate', 0):.3f} |"
+            for t, g in gates.items()
+        ]
     return lines
 
 

@@ -150,3 +150,24 @@ def render(result: dict[str, Any]) -> list[str]:
             label = f"**{key}**" if f"({r['chosen_plan']})" in key else key
             lines.append(f"| {shape} | {label} | {v['p50_ms']} | {v['p95_ms']} |")
     return lines
+
+
+def main() -> None:
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", required=True, help="the retrieval benchmark's database folder (loaded first)")
+    parser.add_argument("--output")
+    args = parser.parse_args()
+    harness.setup_django(Path(args.data_dir))
+    harness.load(harness.dataset(), progress=True)
+    result = run()
+    print("\n".join(render(result)))
+    if args.output:
+        Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

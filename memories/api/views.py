@@ -116,6 +116,7 @@ class SearchView(APIView):
             query=data["query"],
             limit=data["limit"],
             mode=data["mode"],
+            min_score=selectors.min_score_or_default(data["min_score"]),
             filters=selectors.SearchFilters(
                 tags=services.clean_tags(data["tags"]),
                 tags_mode=data["tags_mode"],
