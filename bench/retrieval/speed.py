@@ -95,10 +95,12 @@ def run(*, large: int = 100_000, small_namespaces: int = 1000, small_size: int =
         "large": large,
         "small": [small_namespaces, small_size],
     }
-    for shape, pick in (
-        ("one namespace of 100k", lambda: large_id),
-        ("1,000 namespaces of 100", lambda: rng.choice(small_ids)),
-    ):
+    shapes = (
+        (f"one namespace of {large:,}", lambda: large_id),
+        (f"{small_namespaces:,} namespaces of {small_size}", lambda: rng.choice(small_ids)),
+    )
+    result["queries"] = queries
+    for shape, pick in shapes:
         chosen = selectors.search_plan([pick()])
         shape_result: dict[str, Any] = {"chosen_plan": chosen}
         for plan, exact_max in (("exact", 10**9), ("hnsw", -1)):
@@ -134,10 +136,12 @@ def render(result: dict[str, Any]) -> list[str]:
         "## Search cost by plan (in process: SQL and the query embedding, no HTTP)",
         "",
         f"{result['table_rows']:,} memories in one table: one namespace of {result['large']:,} and "
-        f"{result['small'][0]:,} namespaces of {result['small'][1]}; 200 benchmark questions, limit 10. "
+        f"{result['small'][0]:,} namespaces of {result['small'][1]}; {result.get('queries', 200)} benchmark questions, "
+        "limit 10. "
         f"The query embedding alone: p50 {result['query_embedding']['p50_ms']} / p95 "
         f"{result['query_embedding']['p95_ms']} ms. **bold**: the plan search_plan() picks.",
         "",
+        *([result["note"], ""] if result.get("note") else []),
         "| shape | search | p50 ms | p95 ms |",
         "|---|---|---|---|",
     ]
