@@ -163,6 +163,10 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
     ]
     if notes:
         lines += ["## Notes", "", notes.strip(), ""]
+    sys.path.insert(0, str(ROOT))  # run as a script: bench/ is not a package on the path
+    from bench.retrieval.bench import render_sections  # retrieval quality and search plans (issue 14)
+
+    lines += render_sections(results)
     return "\n".join(lines)
 
 

@@ -808,7 +808,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", default="embedder,ingest,import,remember,search,load")
+    parser.add_argument("--only", default="embedder,ingest,import,remember,search,load,retrieval,search_plans")
     parser.add_argument("--data-dir", help="where the bench's database lives (default: a temporary folder)")
     parser.add_argument("--output", help="results file (default bench/results/<date>.json)")
     args = parser.parse_args(argv)
@@ -841,6 +841,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "load" in only:
             results["load"] = bench_load(env, scale, key)
             print(json.dumps({"load": results["load"]}), flush=True)
+        from bench.retrieval.bench import run_sections  # retrieval quality and search plans (issue 14)
+
+        results.update(run_sections(quick=args.quick, only=only))
     finally:
         env.stop_all()
         env._sampling = False

@@ -41,6 +41,7 @@ def search(*, user: Any, data: dict[str, Any]) -> tuple[Any, list[selectors.Sear
         query=data["query"],
         limit=data.get("limit", 5),
         mode=data.get("mode", "hybrid"),
+        min_score=selectors.min_score_or_default(data.get("min_score")),
         filters=selectors.SearchFilters(
             tags=services.clean_tags(data.get("tags") or []),
             tags_mode=data.get("tags_mode", "any"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -17,7 +19,6 @@ from memories.latency import timed_search
 from memories.models import Memory, MemoryEvent, Namespace
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
-RRF_K = 60  # the usual reciprocal-rank-fusion constant: rank r counts 1 / (60 + r)
 _RESULT_COLUMNS = ", ".join(
     f"m.{f.column}" for f in Memory._meta.concrete_fields if f.column not in {"embedding", "search_vector"}
 )
@@ -116,30 +117,56 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
     return " AND ".join(clauses)
 
 
-# One round trip. Vector arm: HNSW neighbours of the query among whole-memory vectors and the
-# window vectors of long memories, best distance per memory. Keyword arm: full-text matches of
-# any of the query's stemmed words (OR, not AND: a question's words rarely all occur in a fact),
-# without the words PostgreSQL's statistics show in more than MNEMO_KEYWORD_COMMON_FREQUENCY of
-# all memories (they say nothing, and their long match lists are what makes full text slow), at
-# most MNEMO_KEYWORD_SCAN_LIMIT matches per remaining word (a rare word's matches all come), the
-# best 4k by ts_rank_cd, re-ranked by coverage (the share of the query's words a memory holds).
-# The arms are fused by reciprocal rank, the keyword arm weighted by coverage squared: a memory
-# holding the exact code or name asked for counts fully, one that shares a single incidental
-# word of a long question barely counts (measured: unweighted fusion lost 4 of 22 paraphrase
-# queries' first places to such matches).
+# One round trip. Vector arm: the query's nearest whole-memory vectors and window vectors (long
+# memories), best distance per memory; a small namespace is scanned exactly (every vector of it
+# compared), a large one through the HNSW index with iterative scans (search_plan()). Keyword
+# arm: each distinct stemmed word of the query gets an IDF weight from its document frequency in
+# the searched namespaces (counted up to MNEMO_KEYWORD_SCAN_LIMIT matches, or PostgreSQL's column
+# statistics for words too common to scan); a memory's keyword coverage is the IDF-weighted share
+# of the query's words it holds, so "Cartagena" counts many times more than "go" or a speaker's
+# name. Every candidate of either arm gets both numbers (cosine computed exactly for keyword
+# candidates, coverage for vector candidates): fusion and the score use both.
+_WORDS = """
+stats AS (
+    SELECT e.lexeme, e.freq FROM pg_stats s,
+           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory' AND s.attname = 'search_vector'
+),
+words AS (
+    SELECT w.lexeme, to_tsquery('simple', quote_literal(w.lexeme)) AS q, COALESCE(max(stats.freq), 0) AS freq
+      FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(query)s))) w
+      LEFT JOIN stats ON stats.lexeme = w.lexeme
+     GROUP BY w.lexeme
+),
+hits AS (
+    SELECT words.lexeme, hit.id FROM words, LATERAL (
+           SELECT m.id FROM memories_memory m
+            WHERE m.search_vector @@ words.q AND {where}
+            LIMIT %(scan)s
+    ) hit
+     WHERE words.freq <= %(common)s
+),
+wq AS (
+    SELECT words.q, ln((%(n)s + 1.0) / (LEAST(%(n)s, GREATEST(
+               (SELECT count(*) FROM hits WHERE hits.lexeme = words.lexeme),
+               words.freq * %(n)s)) + 0.5)) AS w
+      FROM words
+),
+total AS (SELECT GREATEST(sum(w), 1e-9) AS w FROM wq)
+"""
 _VECTOR_ARM = """
 vec AS (
     SELECT memory_id, MIN(d) AS d FROM (
         (SELECT m.id AS memory_id, m.embedding <=> %(q)s::vector AS d
            FROM memories_memory m
           WHERE {where}
-          ORDER BY m.embedding <=> %(q)s::vector
+          ORDER BY (m.embedding <=> %(q)s::vector) {exact}
           LIMIT %(cand)s)
         UNION ALL
         (SELECT c.memory_id, c.embedding <=> %(q)s::vector AS d
            FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
           WHERE c.namespace_id = ANY(%(ns)s) AND {where}
-          ORDER BY c.embedding <=> %(q)s::vector
+          ORDER BY (c.embedding <=> %(q)s::vector) {exact}
           LIMIT %(cand)s)
     ) candidates
     GROUP BY memory_id
@@ -147,42 +174,144 @@ vec AS (
 vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
 """
 _KEYWORD_ARM = """
-common AS (
-    SELECT e.lexeme FROM pg_stats s,
-           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
-     WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory'
-       AND s.attname = 'search_vector' AND e.freq > %(common)s
-),
-words AS (
-    SELECT lexeme FROM unnest(to_tsvector('english', %(query)s))
-     WHERE lexeme NOT IN (SELECT lexeme FROM common WHERE lexeme IS NOT NULL)
-),
-ql AS (SELECT to_tsquery('simple', quote_literal(lexeme)) AS q FROM words),
-tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS t, count(*) AS n FROM words),
-matched AS (
-    SELECT DISTINCT ON (hit.id) hit.id, hit.search_vector
-      FROM ql, LATERAL (
-           SELECT m.id, m.search_vector FROM memories_memory m
-            WHERE m.search_vector @@ ql.q AND {where}
-            LIMIT %(scan)s
-      ) hit
-),
-ranked AS (
-    SELECT matched.id AS memory_id, matched.search_vector, ts_rank_cd(matched.search_vector, tq.t) AS s
-      FROM matched, tq
-     ORDER BY s DESC, matched.id
-     LIMIT %(cand)s * 4
-),
-fr AS (
-    SELECT memory_id, coverage, ROW_NUMBER() OVER (ORDER BY coverage DESC, s DESC, memory_id) AS r FROM (
-        SELECT ranked.memory_id, ranked.s,
-               (SELECT count(*) FROM ql WHERE ranked.search_vector @@ ql.q)::float / GREATEST(tq.n, 1) AS coverage
-          FROM ranked, tq
-    ) scored
-    ORDER BY coverage DESC, s DESC, memory_id
-    LIMIT %(cand)s
+kw AS (
+    SELECT c.id AS memory_id, c.coverage, ROW_NUMBER() OVER (ORDER BY c.coverage DESC, c.tr DESC, c.id) AS r
+      FROM (
+        SELECT m.id,
+               (SELECT sum(wq.w) FROM wq WHERE m.search_vector @@ wq.q) / total.w AS coverage,
+               ts_rank_cd(m.search_vector, (SELECT to_tsquery('simple', string_agg(lexeme, ' | ')) FROM words)) AS tr
+          FROM (SELECT DISTINCT id FROM hits) h JOIN memories_memory m ON m.id = h.id, total
+      ) c
+     ORDER BY c.coverage DESC, c.tr DESC, c.id
+     LIMIT %(cand)s
 )
 """
+
+# Both arms' candidates with both arms' evidence. A keyword candidate the vector arm did not
+# return gets its exact cosine; a vector candidate gets its keyword coverage.
+_FEATURES = {
+    "hybrid": """
+feat AS (
+    SELECT c.memory_id AS id,
+           1 - COALESCE(vr.d, m.embedding <=> %(q)s::vector) AS cos,
+           COALESCE(kw.coverage, (SELECT sum(wq.w) FROM wq WHERE m.search_vector @@ wq.q) / total.w, 0) AS coverage,
+           vr.r AS vr, kw.r AS kr
+      FROM (SELECT memory_id FROM vr UNION SELECT memory_id FROM kw) c
+      JOIN memories_memory m ON m.id = c.memory_id
+      LEFT JOIN vr ON vr.memory_id = c.memory_id
+      LEFT JOIN kw ON kw.memory_id = c.memory_id, total
+)""",
+    "vector": """
+feat AS (SELECT memory_id AS id, 1 - d AS cos, NULL::float AS coverage, r AS vr, NULL::bigint AS kr FROM vr)""",
+    "keyword": """
+feat AS (SELECT memory_id AS id, NULL::float AS cos, coverage, NULL::bigint AS vr, r AS kr FROM kw)""",
+}
+
+
+# Hybrid ranking: cosine + this · keyword coverage (a convex combination of the arms' own
+# normalised scores). Chosen on bench/retrieval (docs/benchmarks.md: weights 0.5, 1 and 2 tried,
+# and weighted reciprocal-rank fusion).
+HYBRID_COVERAGE_WEIGHT = 0.5
+_RANKING = {"hybrid": f"cos + {HYBRID_COVERAGE_WEIGHT} * coverage", "vector": "cos", "keyword": "coverage"}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """score = 1 / (1 + exp(-(alpha · z + beta))), z the mode's ranking value (_RANKING).
+
+    Fitted by logistic regression on bench/retrieval's questions (bench/retrieval/calibrate.py:
+    is this result one of the question's evidence turns?): the score estimates the probability
+    that the memory is relevant, on the same scale for every query; the order is z's."""
+
+    alpha: float
+    beta: float
+
+    def sql(self, mode: SearchMode) -> str:
+        return f"1.0 / (1.0 + exp(-({self.alpha!r} * ({_RANKING[mode]}) + {self.beta!r})))"
+
+
+CALIBRATION: dict[str, Calibration] = {
+    "hybrid": Calibration(alpha=7.686, beta=-5.809),
+    "vector": Calibration(alpha=12.877, beta=-6.756),
+    "keyword": Calibration(alpha=9.634, beta=-6.096),
+}
+_size_cache: dict[tuple[int, ...], tuple[float, int]] = {}
+
+
+def namespace_size(namespace_ids: list[int]) -> int:
+    """Live memories in the namespaces, cached for a minute per process (it picks the search
+    plan and scales keyword weights: its order of magnitude matters, not the last row)."""
+    key = tuple(sorted(namespace_ids))
+    now = time.monotonic()
+    cached = _size_cache.get(key)
+    if cached and now - cached[0] < 60:
+        return cached[1]
+    size = Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
+    _size_cache[key] = (now, size)
+    return size
+
+
+def search_plan(namespace_ids: list[int]) -> Literal["exact", "hnsw"]:
+    """How the vector arm finds neighbours: every vector of a namespace up to
+    MNEMO_SEARCH_EXACT_MAX memories is compared (exact, and cheaper than walking an HNSW index
+    past other namespaces' rows); a larger one goes through the HNSW index with iterative scans."""
+    return "exact" if namespace_size(namespace_ids) <= settings.MNEMO_SEARCH_EXACT_MAX else "hnsw"
+
+
+_COMMON_WORDS_SQL = """
+SELECT t.i FROM unnest(%(tokens)s::text[]) WITH ORDINALITY AS t(tok, i)
+ WHERE EXISTS (
+       SELECT 1 FROM unnest(to_tsvector('english', t.tok)) l
+        WHERE (SELECT count(*) FROM (
+                      SELECT 1 FROM memories_memory m
+                       WHERE m.namespace_id = ANY(%(ns)s) AND m.status = 'ready'
+                         AND m.search_vector @@ to_tsquery('simple', quote_literal(l.lexeme))
+                       LIMIT %(cap)s) x) >= %(cap)s)
+"""
+
+
+def embedding_text(*, namespace_ids: list[int], query: str) -> str:
+    """The query as the vector arm embeds it: without the words found in more than
+    MNEMO_SEARCH_COMMON_SHARE of the searched memories (at most 1,000 matches counted).
+
+    Why: in a conversation every turn starts with its speaker's name, and MiniLM's vector of a
+    short question is dominated by the name it holds ("When did Tariq get a tattoo?" sat closest
+    to "Tariq: Honestly same."): without it the question's content decides. Measured on
+    bench/retrieval: vector R@10 0.508 to 0.717. The keyword arm keeps every word (weighted by
+    IDF, a common name weighs little there)."""
+    tokens = query.split()
+    if not 2 <= len(tokens) <= 32:  # a long text is not dominated by one name, and each word costs a lookup
+        return query
+    n = namespace_size(namespace_ids)
+    cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)
+    with connection.cursor() as cursor:
+        cursor.execute(_COMMON_WORDS_SQL, {"tokens": tokens, "ns": namespace_ids, "cap": cap})
+        common = {row[0] for row in cursor.fetchall()}
+    kept = [t for i, t in enumerate(tokens, 1) if i not in common]
+    return " ".join(kept) if kept and common else query
+
+
+def _search_sql(
+    *, namespace_ids: list[int], query: str, mode: SearchMode, filters: SearchFilters, limit: int, params: dict
+) -> str:
+    """The CTEs up to ``feat`` (id, cos, coverage, vr, kr) for ``mode``."""
+    params.update(
+        query=query,
+        cand=max(limit, settings.MNEMO_SEARCH_CANDIDATES),
+        scan=settings.MNEMO_KEYWORD_SCAN_LIMIT,
+        common=settings.MNEMO_KEYWORD_COMMON_FREQUENCY,
+        n=max(namespace_size(namespace_ids), 1),
+    )
+    where = _filter_sql(namespace_ids, filters, params)
+    ctes = []
+    if mode in ("hybrid", "vector"):
+        exact = "+ 0" if search_plan(namespace_ids) == "exact" else ""
+        ctes.append(_VECTOR_ARM.format(where=where, exact=exact))
+    if mode in ("hybrid", "keyword"):
+        ctes.append(_WORDS.format(where=where))
+        ctes.append(_KEYWORD_ARM)
+    ctes.append(_FEATURES[mode])
+    return "WITH " + ",".join(ctes)
 
 
 @timed_search  # the staff home page's latency chart and the Prometheus histogram, one timing
@@ -195,71 +324,74 @@ def search_memories(
     filters: SearchFilters | None = None,
     mode: SearchMode = "hybrid",
     query_vector: list[float] | None = None,
+    min_score: float = 0.0,
 ) -> list[SearchHit]:
-    """The ``limit`` most relevant live memories in the namespaces, best first.
+    """The ``limit`` most relevant live memories in the namespaces, best first, each with a
+    score of at least ``min_score``.
 
-    ``score`` is the fused reciprocal-rank score scaled to [0, 1]: 1.0 is first in every arm
-    that ran. Expired, forgotten and not-yet-embedded memories never appear. ``query_vector``
-    skips embedding the query (a caller that has it already).
+    ``score`` is a calibrated relevance in [0, 1] (see :class:`Calibration`): comparable across
+    queries, above 0.5 when the memory is more likely relevant than not. ``similarity`` (cosine)
+    and ``coverage`` (IDF-weighted share of the query's words held) are the arms' own evidence.
+    Expired, forgotten and not-yet-embedded memories never appear. ``query_vector`` skips
+    embedding the query (a caller that has it already).
     """
     if not namespace_ids or limit <= 0:
         return []
     filters = filters or SearchFilters()
-    params: dict[str, Any] = {
-        "query": query,
-        "k": limit,
-        "cand": max(limit, settings.MNEMO_SEARCH_CANDIDATES),
-        "scan": settings.MNEMO_KEYWORD_SCAN_LIMIT,
-        "common": settings.MNEMO_KEYWORD_COMMON_FREQUENCY,
-    }
-    where = _filter_sql(namespace_ids, filters, params)
-    arms: list[str] = []
+    params: dict[str, Any] = {"k": limit, "min_score": min_score}
     if mode in ("hybrid", "vector"):
-        params["q"] = _vector_literal(query_vector if query_vector is not None else embed_texts([query])[0])
-        arms.append(_VECTOR_ARM.format(where=where))
-    if mode in ("hybrid", "keyword"):
-        arms.append(_KEYWORD_ARM.format(where=where))
-    if mode == "hybrid":
-        fused = f"""
-            SELECT COALESCE(vr.memory_id, fr.memory_id) AS id,
-                   COALESCE(1.0 / ({RRF_K} + vr.r), 0)
-                   + COALESCE(fr.coverage * fr.coverage / ({RRF_K} + fr.r), 0) AS rrf,
-                   vr.d AS distance, fr.coverage AS coverage
-              FROM vr FULL OUTER JOIN fr ON vr.memory_id = fr.memory_id"""
-    elif mode == "vector":
-        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf, d AS distance, NULL AS coverage FROM vr"
-    else:
-        fused = f"SELECT memory_id AS id, 1.0 / ({RRF_K} + r) AS rrf, NULL AS distance, coverage FROM fr"
+        if query_vector is None:
+            query_vector = embed_texts([embedding_text(namespace_ids=namespace_ids, query=query)])[0]
+        params["q"] = _vector_literal(query_vector)
+    ctes = _search_sql(namespace_ids=namespace_ids, query=query, mode=mode, filters=filters, limit=limit, params=params)
+    score = CALIBRATION[mode].sql(mode)
     # The memories' own columns come back in the same query (all but the vector and the tsvector,
     # which nobody reads here).
     sql = (
-        f"WITH {','.join(arms)}, top AS (SELECT * FROM ({fused}) fused ORDER BY rrf DESC, id LIMIT %(k)s) "
-        f"SELECT {_RESULT_COLUMNS}, top.rrf, top.distance, top.coverage "
-        "FROM top JOIN memories_memory m ON m.id = top.id ORDER BY top.rrf DESC, m.id"
+        f"{ctes}, scored AS (SELECT feat.*, {score} AS score FROM feat), "
+        "top AS (SELECT * FROM scored WHERE score >= %(min_score)s ORDER BY score DESC, id LIMIT %(k)s) "
+        f"SELECT {_RESULT_COLUMNS}, top.score, top.cos, top.coverage "
+        "FROM top JOIN memories_memory m ON m.id = top.id ORDER BY top.score DESC, m.id"
     )
-    best = (2.0 if mode == "hybrid" else 1.0) / (RRF_K + 1)
-    # hnsw.iterative_scan and hnsw.ef_search are set on every connection (settings: DATABASES).
-    memories = list(Memory.objects.raw(sql, params))
     hits = []
-    for m in memories:
-        # Raw queries annotate the rows with the extra columns: rrf, distance, coverage.
-        rrf, distance, coverage = m.rrf, m.distance, m.coverage  # type: ignore[attr-defined]
+    for m in Memory.objects.raw(sql, params):
+        # Raw queries annotate the rows with the extra columns: score, cos, coverage.
+        score_, cos, coverage = m.score, m.cos, m.coverage  # type: ignore[attr-defined]
         hits.append(
             SearchHit(
                 memory=m,
-                score=round(min(1.0, float(rrf) / best), 4),
-                similarity=None if distance is None else round(1.0 - float(distance), 4),
-                coverage=None if coverage is None else float(coverage),
+                score=round(float(score_), 4),
+                similarity=None if cos is None else round(float(cos), 4),
+                coverage=None if coverage is None else round(float(coverage), 4),
             )
         )
     return hits
+
+
+def min_score_or_default(min_score: float | None) -> float:
+    """A request's ``min_score``, or MNEMO_SEARCH_MIN_SCORE when it gave none."""
+    return settings.MNEMO_SEARCH_MIN_SCORE if min_score is None else min_score
+
+
+def search_features(
+    *, namespace_ids: list[int], query: str, query_vector: list[float], limit: int = 10, mode: SearchMode = "hybrid"
+) -> list[tuple[int, float | None, float | None, int | None, int | None]]:
+    """Every candidate of a search with its evidence: (id, cosine, coverage, vector rank,
+    keyword rank). For the benchmark's fusion and calibration work (bench/retrieval)."""
+    params: dict[str, Any] = {"q": _vector_literal(query_vector)}
+    ctes = _search_sql(
+        namespace_ids=namespace_ids, query=query, mode=mode, filters=SearchFilters(), limit=limit, params=params
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"{ctes} SELECT id, cos, coverage, vr, kr FROM feat", params)
+        return cursor.fetchall()
 
 
 def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
     """Nearest memories by meaning alone, with their cosine similarity (diagnostics, tests)."""
     params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}
     where = _filter_sql([namespace_id], SearchFilters(), params)
-    sql = f"WITH {_VECTOR_ARM.format(where=where)} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
+    sql = f"WITH {_VECTOR_ARM.format(where=where, exact='')} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -41,8 +41,8 @@ def _render(template: str, context: dict) -> str:
 def relevant_memories(*, user: AbstractUser, message: str) -> list[str]:
     """Memories of the caller's own namespace that bear on ``message``.
 
-    Search always returns its top k; a memory makes the prompt only if it is close in meaning
-    (cosine ≥ MNEMO_PROMPT_MIN_SIMILARITY) or holds every word of the message.
+    A memory makes the prompt only if its search score (calibrated relevance, the same scale as
+    search's ``min_score``) is at least MNEMO_PROMPT_MIN_SCORE.
     """
     if not message.strip():
         return []
@@ -51,13 +51,13 @@ def relevant_memories(*, user: AbstractUser, message: str) -> list[str]:
         namespace = permissions.resolve_namespace(user, None, write=False)
     except (NotFound, Forbidden):
         return []
-    hits = selectors.search_memories(namespace_ids=[namespace.id], query=message, limit=settings.MNEMO_PROMPT_MEMORIES)
-    floor = settings.MNEMO_PROMPT_MIN_SIMILARITY
-    return [
-        hit.memory.text
-        for hit in hits
-        if (hit.similarity is not None and hit.similarity >= floor) or (hit.coverage or 0) >= 1.0
-    ]
+    hits = selectors.search_memories(
+        namespace_ids=[namespace.id],
+        query=message,
+        limit=settings.MNEMO_PROMPT_MEMORIES,
+        min_score=settings.MNEMO_PROMPT_MIN_SCORE,
+    )
+    return [hit.memory.text for hit in hits]
 
 
 def build_frozen_prefix(*, tool_names: list[str], agent_name: str = "", tool_rules_block: str = "") -> str:

@@ -332,6 +332,16 @@ MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
+# Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:
+# README "Search"); a query about something never stored then finds nothing. A request's
+# min_score overrides it.
+MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.05)
+# The vector arm embeds the query without the words found in more than this share of the
+# searched memories (a speaker's name in a chat): the rest of the question decides.
+MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.05)
+# Namespaces (the searched ones together) of up to this many memories are searched by comparing
+# every vector (exact and fast at that size); larger ones through the HNSW index.
+MNEMO_SEARCH_EXACT_MAX = env.int("MNEMO_SEARCH_EXACT_MAX", default=5000)
 # The keyword side takes at most this many full-text matches per query word: a word found in
 # thousands of memories says little, and ranking all of them is what makes full text slow. Rare
 # words (codes, names), the keyword side's real job, match fewer and all come.
@@ -346,10 +356,10 @@ MNEMO_SMS_BACKEND = env("MNEMO_SMS_BACKEND", default="contacts.sms.ConsoleSmsBac
 EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="mnemo@localhost")
 
-# The session prompt's "Relevant memories": at most this many, each at least this close in
-# meaning to the user's message.
+# The session prompt's "Relevant memories": at most this many, each scoring at least this (the
+# search score: calibrated relevance in [0, 1]; by default the same floor as search).
 MNEMO_PROMPT_MEMORIES = env.int("MNEMO_PROMPT_MEMORIES", default=5)
-MNEMO_PROMPT_MIN_SIMILARITY = env.float("MNEMO_PROMPT_MIN_SIMILARITY", default=0.2)
+MNEMO_PROMPT_MIN_SCORE = env.float("MNEMO_PROMPT_MIN_SCORE", default=MNEMO_SEARCH_MIN_SCORE)
 
 # User decrees ("never email Sarah") become critical rules on the tool their verb names. Extend
 # or override without code: MNEMO_DECREE_ALIASES='{"fax": "send_fax", "post": "post_to_slack"}'.

@@ -151,6 +151,14 @@ class SearchInput(StrictSerializer):
     created_before = AwareDateTimeField(required=False, allow_null=True, default=None)
     mode = serializers.ChoiceField(choices=["hybrid", "vector", "keyword"], required=False, default="hybrid")
     format = serializers.ChoiceField(choices=["json", "text"], required=False, default="json")
+    min_score = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="Leave out results scoring below this (0 keeps all); default MNEMO_SEARCH_MIN_SCORE.",
+    )
 
 
 class SearchToolInput(SearchInput):
@@ -162,7 +170,18 @@ class SearchToolInput(SearchInput):
 class SearchResultOutput(serializers.Serializer):
     id = serializers.IntegerField(source="memory.id")
     text = serializers.CharField(source="memory.text")
-    score = serializers.FloatField()
+    score = serializers.FloatField(
+        help_text="Calibrated relevance in [0, 1], comparable across queries: above 0.5 the memory is more "
+        "likely relevant to the query than not (README: Search)."
+    )
+    similarity = serializers.FloatField(
+        allow_null=True, help_text="Cosine similarity of the memory to the query (null in keyword mode)."
+    )
+    keyword_coverage = serializers.FloatField(
+        source="coverage",
+        allow_null=True,
+        help_text="IDF-weighted share of the query's words the memory holds, in [0, 1] (null in vector mode).",
+    )
     tags = serializers.ListField(source="memory.tags", child=serializers.CharField())
     metadata = serializers.DictField(source="memory.metadata")
     created_at = serializers.DateTimeField(source="memory.created_at")

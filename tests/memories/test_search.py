@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from memories import services
+from memories import selectors, services
 from memories.models import Memory, Namespace
 from memories.permissions import ensure_user_namespace
 from memories.selectors import search_memories
@@ -26,6 +26,7 @@ def add(user, ns, text, **metadata):
 
 
 def search(client, **body):
+    body.setdefault("min_score", 0)  # these tests are about filters and ranks, not the score floor
     response = client.post(URL, body, format="json")
     assert response.status_code == 200, response.json()
     return response.json()["results"]
@@ -35,7 +36,17 @@ def test_results_carry_the_documented_fields_and_scores_in_0_1(token_client, use
     add(user, ns, "Sarah Johnson is the VP of Engineering at TechCorp", category="contacts")
     add(user, ns, "User prefers afternoon meetings")
     results = search(token_client, query="who is the engineering lead")
-    assert set(results[0]) == {"id", "text", "score", "tags", "metadata", "created_at", "last_confirmed_at"}
+    assert set(results[0]) == {
+        "id",
+        "text",
+        "score",
+        "similarity",
+        "keyword_coverage",
+        "tags",
+        "metadata",
+        "created_at",
+        "last_confirmed_at",
+    }
     assert results[0]["text"].startswith("Sarah Johnson")
     assert results[0]["metadata"] == {"category": "contacts"}
     scores = [r["score"] for r in results]
@@ -195,13 +206,22 @@ def test_a_small_namespace_in_a_large_table_still_gets_k_rows(user):
             )
             without_iterative_scans = cursor.fetchone()[0]
             cursor.execute("RESET hnsw.iterative_scan")
-            hits = search_memories(namespace_ids=[small.id], query="qzxv plorb", limit=10, mode="vector")
+            # through the HNSW index (the plan for large namespaces, forced here) and by the plan
+            # chosen for so small a namespace (an exact scan of its vectors)
+            selectors._size_cache.clear()
+            with override_settings(MNEMO_SEARCH_EXACT_MAX=0):
+                assert selectors.search_plan([small.id]) == "hnsw"
+                hits = search_memories(namespace_ids=[small.id], query="qzxv plorb", limit=10, mode="vector")
+            selectors._size_cache.clear()
+            assert selectors.search_plan([small.id]) == "exact"
+            exact_hits = search_memories(namespace_ids=[small.id], query="qzxv plorb", limit=10, mode="vector")
         finally:
             cursor.execute("RESET enable_sort")
             cursor.execute("RESET hnsw.iterative_scan")
     assert without_iterative_scans < 10  # the scenario really is the hard one
     assert len(hits) == 10
     assert {h.memory.namespace_id for h in hits} == {small.id}
+    assert [h.memory.id for h in exact_hits] == [h.memory.id for h in sorted(hits, key=lambda h: -h.similarity)]
 
 
 def test_the_end_of_a_long_memory_is_found_by_hybrid_search(token_client, user, ns):

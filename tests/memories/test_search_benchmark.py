@@ -1,0 +1,28 @@
+"""A slice of our conversational retrieval benchmark (bench/retrieval) as a regression guard:
+one conversation stored turn by turn through `remember`, its questions searched in each mode.
+The whole benchmark runs in `make bench` (docs/benchmarks.md)."""
+
+import pytest
+
+from bench.retrieval import harness
+
+pytestmark = pytest.mark.django_db
+
+
+def test_hybrid_never_ranks_below_its_arms_on_the_slice():
+    data = harness.dataset()
+    namespaces = harness.load(data, conversations=["c0"])
+    result = harness.evaluate(data, namespaces, min_scores=(0.05,))
+    assert result["answerable"] >= 70  # the slice is big enough to mean something
+    hybrid, keyword, vector = (result[m]["table"] for m in ("hybrid", "keyword", "vector"))
+    for kind in [*harness.TYPES, "all"]:
+        assert hybrid[kind]["r10"] >= keyword[kind]["r10"], (kind, hybrid[kind], keyword[kind])
+        assert hybrid[kind]["r5"] >= keyword[kind]["r5"], (kind, hybrid[kind], keyword[kind])
+    assert hybrid["all"]["r10"] > keyword["all"]["r10"] and hybrid["all"]["mrr"] > keyword["all"]["mrr"]
+    # Against the vector arm: on the whole benchmark hybrid is ahead in every type
+    # (docs/benchmarks.md); on this one-conversation slice they are within one question's share
+    # at R@10 (at R@5 the vector arm is ahead here: 0.658 against 0.637).
+    assert hybrid["all"]["r10"] >= vector["all"]["r10"] - 0.01
+    # the default floor keeps most answers and drops most questions about things never said
+    gate = result["hybrid"]["min_score"]["0.05"]
+    assert gate["false_empty_rate"] <= 0.25 and gate["false_hit_rate"] <= 0.5, gate

@@ -1,0 +1,140 @@
+"""Search scores on their documented scale, the arms' evidence, min_score (REST, the tool, the
+session prompt) and the search plan chosen by the namespace's size."""
+
+import pytest
+from django.test import override_settings
+
+from memories import selectors, services
+from memories.models import Namespace
+from memories.permissions import ensure_user_namespace
+from tests.assistant.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/memories/search"
+FACTS = [
+    "Sarah Johnson is the VP of Engineering at TechCorp",
+    "User prefers afternoon meetings, never before 10am",
+    "The user's dog Biscuit is a golden retriever",
+    "User is allergic to peanuts",
+    "User's Linear team ID is TEAM-123",
+    "User flies to Lisbon on June 22 for the conference",
+]
+NEVER_STORED = "When did the user go skydiving?"
+
+
+@pytest.fixture
+def ns(user):
+    namespace = ensure_user_namespace(user)
+    for text in FACTS:
+        services.remember(actor=user, namespace=namespace, text=text, dedup_policy="insert")
+    return namespace
+
+
+def post(client, **body):
+    response = client.post(URL, body, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "keyword"])
+@pytest.mark.parametrize("query", ["who leads engineering", "TEAM-123", "Biscuit", "meeting time", NEVER_STORED])
+def test_scores_and_evidence_are_in_their_documented_ranges(token_client, ns, mode, query):
+    results = post(token_client, query=query, mode=mode, min_score=0, limit=10)["results"]
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+    for r in results:
+        assert 0 <= r["score"] <= 1
+        if mode == "keyword":
+            assert r["similarity"] is None
+        else:
+            assert -1 <= r["similarity"] <= 1
+        if mode == "vector":
+            assert r["keyword_coverage"] is None
+        else:
+            assert 0 <= r["keyword_coverage"] <= 1
+
+
+def test_the_score_is_comparable_across_queries(token_client, ns):
+    """A clear answer scores high whatever the query; a query about nothing stored scores low."""
+    floor = selectors.min_score_or_default(None)
+    exact = post(token_client, query="What is the name of the user's dog?", min_score=0)["results"]
+    assert exact[0]["text"].startswith("The user's dog Biscuit") and exact[0]["score"] > max(
+        3 * exact[1]["score"], floor
+    )
+    code = post(token_client, query="TEAM-123", min_score=0)["results"][0]
+    assert code["text"].endswith("TEAM-123") and code["score"] > 0.5 and code["keyword_coverage"] == 1.0
+    nothing = post(token_client, query=NEVER_STORED, min_score=0)["results"]
+    assert nothing and nothing[0]["score"] < floor < exact[0]["score"]
+
+
+def test_the_default_min_score_gives_the_seed_002_empty_answer(token_client, ns):
+    assert post(token_client, query=NEVER_STORED, format="text")["text"] == "No matching memories found"
+    assert post(token_client, query=NEVER_STORED)["results"] == []
+    # the same query with no floor still gets its (weak) neighbours; a real question its answer
+    assert post(token_client, query=NEVER_STORED, min_score=0)["results"]
+    found = post(token_client, query="which team ID does the user have in Linear", format="text")["text"]
+    assert found.startswith("Found the following memories:\n\n1. User's Linear team ID is TEAM-123 (score: ")
+
+
+def test_min_score_filters_on_the_score(token_client, ns):
+    every = post(token_client, query="user preferences", min_score=0, limit=10)["results"]
+    # a floor between two results' scores (they are rounded to 4 places)
+    gaps = [i for i in range(1, len(every)) if every[i - 1]["score"] > every[i]["score"] + 0.0002]
+    middle = gaps[len(gaps) // 2]
+    floor = (every[middle - 1]["score"] + every[middle]["score"]) / 2
+    kept = post(token_client, query="user preferences", min_score=floor, limit=10)["results"]
+    assert kept == [r for r in every if r["score"] >= floor]
+    assert post(token_client, query="user preferences", min_score=1, limit=10)["results"] == []
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "high", [0.3]])
+def test_a_bad_min_score_is_invalid_input(token_client, bad):
+    response = token_client.post(URL, {"query": "x", "min_score": bad}, format="json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "INVALID_INPUT"
+
+
+def test_min_score_through_the_search_memory_tool(user, ns):
+    client = client_for(user)
+
+    def invoke(**arguments):
+        response = client.post("/api/v1/assistant/tools/search_memory/invoke", {"arguments": arguments}, format="json")
+        assert response.status_code == 200, response.json()
+        return response.json()["result"]
+
+    assert invoke(query=NEVER_STORED)["text"] == "No matching memories found"
+    assert invoke(query=NEVER_STORED, min_score=0)["results"]
+    hit = invoke(query="TEAM-123", min_score=0.5)["results"]
+    assert [r["text"] for r in hit] == ["User's Linear team ID is TEAM-123"]
+
+
+def test_the_session_prompt_recalls_by_score(user, ns, settings):
+    from assistant.services.build_system_prompt_service import relevant_memories
+
+    assert relevant_memories(user=user, message=NEVER_STORED) == []
+    assert "User's Linear team ID is TEAM-123" in relevant_memories(user=user, message="what is my Linear team ID?")
+    settings.MNEMO_PROMPT_MIN_SCORE = 0.0
+    assert relevant_memories(user=user, message=NEVER_STORED)
+
+
+def test_the_plan_follows_the_namespace_size(user, ns):
+    selectors._size_cache.clear()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=len(FACTS)):
+        assert selectors.search_plan([ns.id]) == "exact"
+    selectors._size_cache.clear()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=len(FACTS) - 1):
+        assert selectors.search_plan([ns.id]) == "hnsw"
+    selectors._size_cache.clear()
+
+
+@pytest.mark.parametrize("exact_max", [0, 10_000])
+@pytest.mark.parametrize("mode", ["hybrid", "vector"])
+def test_both_plans_return_the_right_rows(user, ns, exact_max, mode):
+    other = Namespace.objects.create(key="agent:other", kind="agent")
+    services.remember(actor=user, namespace=other, text="The user's dog Biscuit is a golden retriever")
+    selectors._size_cache.clear()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=exact_max):
+        assert selectors.search_plan([ns.id]) == ("hnsw" if exact_max == 0 else "exact")
+        hits = selectors.search_memories(namespace_ids=[ns.id], query="what breed is the dog", limit=10, mode=mode)
+    selectors._size_cache.clear()
+    assert hits[0].memory.text == "The user's dog Biscuit is a golden retriever"
+    assert {h.memory.namespace_id for h in hits} == {ns.id} and len(hits) == len(FACTS)
