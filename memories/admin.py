@@ -333,6 +333,25 @@ def describe_event(event: MemoryEvent) -> list[tuple[str, str, str | None]]:
     return rows
 
 
+class ReadOnlyForViewersMixin:
+    """A read-only page for staff who may view some namespace: history and timings."""
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class NamespaceScopedAdmin(RestrictedChoicesMixin, admin.ModelAdmin):
     """Admin of objects that live in a namespace: seen by staff who may view that namespace."""
 
@@ -884,7 +903,7 @@ class NamespaceAdmin(ObjectPermissionPagesMixin, admin.ModelAdmin):
 
 
 @admin.register(MemoryEvent)
-class MemoryEventAdmin(admin.ModelAdmin):
+class MemoryEventAdmin(ReadOnlyForViewersMixin, admin.ModelAdmin):
     """History, read-only."""
 
     list_display = ["when", "memory_link", "event_type", "actor", "summary"]
@@ -911,43 +930,13 @@ class MemoryEventAdmin(admin.ModelAdmin):
         visible = permissions.visible_memories(request.user).values("id")
         return MemoryEvent.objects.filter(memory_id__in=visible).select_related("actor")
 
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
-
-    def has_view_permission(self, request, obj=None):
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(SearchLatency)
-class SearchLatencyAdmin(admin.ModelAdmin):
+class SearchLatencyAdmin(ReadOnlyForViewersMixin, admin.ModelAdmin):
     """Search durations per minute (the staff home page's chart), read-only."""
 
     list_display = ["when", "count", "mean", "slowest", "p95"]
     date_hierarchy = "minute"
-
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_staff and _can(request, permissions.VIEW)
-
-    def has_view_permission(self, request, obj=None):
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="minute", ordering="minute")
     def when(self, row: SearchLatency) -> str:

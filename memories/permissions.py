@@ -69,14 +69,19 @@ def ensure_user_namespace(user: AbstractUser) -> Namespace:
     namespace = Namespace.objects.filter(key=key).first()  # the common case: one query
     if namespace is not None:
         return namespace
+    namespace, _ = create_owned_namespace(user, key, kind=Namespace.Kind.USER)
+    return namespace
+
+
+def create_owned_namespace(user: AbstractUser, key: str, *, kind: str) -> tuple[Namespace, bool]:
+    """The namespace ``key``, created owned by ``user`` with view and write on it if missing
+    (created: True). An existing one is returned as it is, and nothing is granted on it."""
     with transaction.atomic():
-        namespace, created = Namespace.objects.get_or_create(
-            key=key, defaults={"kind": Namespace.Kind.USER, "owner": user}
-        )
+        namespace, created = Namespace.objects.get_or_create(key=key, defaults={"kind": kind, "owner": user})
         if created:
             assign_perm("view_namespace", user, namespace)
             assign_perm("write_namespace", user, namespace)
-    return namespace
+    return namespace, created
 
 
 def get_namespace(user: AbstractUser, key: str, *, write: bool) -> Namespace:

@@ -20,7 +20,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import IntegrityError, transaction
-from guardian.shortcuts import assign_perm
 
 from assistant.models import ProcessedTurn
 from core.api import check
@@ -28,7 +27,7 @@ from core.errors import Forbidden, InvalidInput, MnemoError, NotFound
 from memories import services as memory_services
 from memories.api.serializers import AddMemoryInput
 from memories.models import Namespace
-from memories.permissions import get_namespace, resolve_namespace
+from memories.permissions import create_owned_namespace, get_namespace, resolve_namespace
 from toolrules import capture
 from toolrules.services import record_tool_calls, serialize_rule
 
@@ -93,14 +92,9 @@ def agent_namespace(user: AbstractUser, agent_name: str) -> Namespace:
     key = f"{shared}/{user.get_username()}"
     if len(key) > Namespace._meta.get_field("key").max_length:
         raise InvalidInput(f"agent_name is too long for an agent namespace ({len(key)} characters with your username).")
-    with transaction.atomic():
-        namespace, created = Namespace.objects.get_or_create(
-            key=key, defaults={"kind": Namespace.Kind.AGENT, "owner": user}
-        )
-        if created:
-            assign_perm("view_namespace", user, namespace)
-            assign_perm("write_namespace", user, namespace)
-            return namespace
+    namespace, created = create_owned_namespace(user, key, kind=Namespace.Kind.AGENT)
+    if created:
+        return namespace
     return get_namespace(user, key, write=True)
 
 
