@@ -151,7 +151,7 @@ class SearchInput(StrictSerializer):
     created_before = AwareDateTimeField(required=False, allow_null=True, default=None)
     mode = serializers.ChoiceField(choices=["hybrid", "vector", "keyword"], required=False, default="hybrid")
     format = serializers.ChoiceField(choices=["json", "text"], required=False, default="json")
-    min_score = serializers.FloatField(
+    min_score = BoundedFloatField(
         required=False,
         allow_null=True,
         default=None,

@@ -87,7 +87,7 @@ def test_min_score_filters_on_the_score(token_client, ns):
     assert post(token_client, query="user preferences", min_score=1, limit=10)["results"] == []
 
 
-@pytest.mark.parametrize("bad", [-0.1, 1.5, "high", [0.3]])
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "high", [0.3], False, True, "0.5", "NaN"])
 def test_a_bad_min_score_is_invalid_input(token_client, bad):
     response = token_client.post(URL, {"query": "x", "min_score": bad}, format="json")
     assert response.status_code == 400 and response.json()["error"]["code"] == "INVALID_INPUT"
