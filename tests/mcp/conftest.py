@@ -14,11 +14,13 @@ cached (django-guardian looks object permissions up by them). Each test makes it
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,15 @@ from rest_framework.authtoken.models import Token
 
 from tests.conftest import ROOT, free_port, wait_for
 from tests.factories import UserFactory
+
+
+def run_async(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run an MCP client scenario to its end in an event loop of its own, on a thread of its own:
+    the session-wide Playwright browser of the browser tests keeps an event loop running on the
+    main thread, where ``asyncio.run`` would refuse to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 ALLOWED_ORIGIN = "http://localhost:*"
 

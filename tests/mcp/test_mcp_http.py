@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from assistant.services.tool_registry_service import tools_for
 from contacts import services as contact_services
 from contacts.models import ContactMessage, ContactNote
-from tests.mcp.conftest import Alternate, mcp_session, token_for
+from tests.mcp.conftest import Alternate, mcp_session, run_async, token_for
 
 MEMORY_TOOLS = ["remember", "add_memory", "search_memory", "forget", "memory_recall"]
 CONTACT_TOOLS = ["get_contact_details", "get_contact_messages", "send_sms", "send_email"]
@@ -69,7 +68,7 @@ def test_the_tool_list_is_the_registry_for_each_caller(mcp_servers, people, call
         async with mcp_session(mcp_servers.a.url, token) as session:
             return await session.list_tools()
 
-    tools = {tool.name: tool for tool in asyncio.run(scenario()).tools}
+    tools = {tool.name: tool for tool in run_async(scenario()).tools}
     assert list(tools) == [tool.name for tool in tools_for(user)] + ["report_turn"] == [*expected, "report_turn"]
     for gateway_tool in tools_for(user):
         listed = tools[gateway_tool.name]
@@ -107,7 +106,7 @@ def test_remember_search_forget(mcp_servers, people):
             after = await session.call_tool("search_memory", {"query": "Where does Ana live?"})
             return stored, found, forgot, after
 
-    stored, found, forgot, after = asyncio.run(scenario())
+    stored, found, forgot, after = run_async(scenario())
     assert not stored.is_error and stored.structured_content["ok"] is True
     memory_id = stored.structured_content["memory_id"]
     assert stored.content[0].text == f"Tool remember stored memory {memory_id}."
@@ -132,7 +131,7 @@ def test_get_contact_memory_is_byte_exact_to_the_seed(mcp_servers, people):
             read = await session.read_resource(f"mnemo://contacts/{jane.id}/memory")
             return called, read
 
-    called, read = asyncio.run(scenario())
+    called, read = run_async(scenario())
     expected = (
         f'{{"contact_id":"{jane.id}","deep_link":"/contacts/{jane.id}","has_memory":true,'
         f'"note_id":"{note.id}","memory_note":"Prefers texts over calls. Last discussed pricing on March 15.",'
@@ -165,7 +164,7 @@ def test_a_foreign_contact_answers_like_a_missing_one(mcp_servers, people):
                     errors.append(exc)
             return foreign, missing, errors
 
-    foreign, missing, errors = asyncio.run(scenario())
+    foreign, missing, errors = run_async(scenario())
     foreign_error, missing_error = error_of(foreign), error_of(missing)
     assert foreign_error["code"] == missing_error["code"] == "NOT_FOUND"
     assert foreign_error["message"].replace(str(other_contact.id), "X") == missing_error["message"].replace(
@@ -195,7 +194,7 @@ def test_invalid_input_and_rule_violation_are_tool_errors(mcp_servers, people):
             )
             return empty, unknown, bad_id, turn, refused
 
-    empty, unknown, bad_id, turn, refused = asyncio.run(scenario())
+    empty, unknown, bad_id, turn, refused = run_async(scenario())
     for result in (empty, unknown, bad_id):
         assert error_of(result)["code"] == "INVALID_INPUT"
     assert not turn.is_error and turn.structured_content["rules"][0]["priority"] == "critical"
@@ -223,7 +222,7 @@ def test_the_prompt_is_frozen_per_mcp_session_across_processes(mcp_servers, peop
                 fresh = await second.get_prompt(PROMPT)
             return before, turn, again, third, fresh, alternate.sent_to
 
-    before, turn, again, third, fresh, sent_to = asyncio.run(scenario())
+    before, turn, again, third, fresh, sent_to = run_async(scenario())
     assert not turn.is_error
     text = before.messages[0].content.text
     assert "## SMS drafting" in text and "Tool-scoped rules" not in text
@@ -251,7 +250,7 @@ def test_the_tool_list_follows_permissions_and_execution_checks_them(mcp_servers
             templates = await session.list_resource_templates()
             return before, after, refused, templates
 
-    before, after, refused, templates = asyncio.run(scenario())
+    before, after, refused, templates = run_async(scenario())
     assert "get_contact_memory" in before and "get_contact_memory" not in after
     assert error_of(refused)["code"] == "PERMISSION_DENIED"
     assert [t.uri_template for t in templates.resource_templates] == ["mnemo://namespaces/{key}/recent"]
@@ -277,7 +276,7 @@ def test_namespace_resources_answer_only_what_the_caller_may_read(mcp_servers, p
             return listed, own, errors
 
     viewer_token = token_for(viewer)
-    listed, own, errors = asyncio.run(scenario())
+    listed, own, errors = run_async(scenario())
     assert [str(r.uri) for r in listed.resources] == [f"mnemo://namespaces/user:{nobody.username}/recent"]
     body = json.loads(own.contents[0].text)
     assert body["namespace"] == f"user:{nobody.username}"
@@ -330,7 +329,7 @@ def test_authentication_401_and_both_token_schemes(mcp_servers, people):
         async with mcp_session(url, token, scheme="Token") as session:
             return await session.list_tools()
 
-    assert [t.name for t in asyncio.run(scenario()).tools][-1] == "report_turn"
+    assert [t.name for t in run_async(scenario()).tools][-1] == "report_turn"
 
     async def anonymous_client():
         async with (
@@ -344,7 +343,7 @@ def test_authentication_401_and_both_token_schemes(mcp_servers, people):
                 return exc
         return None
 
-    refused = asyncio.run(anonymous_client())
+    refused = run_async(anonymous_client())
     assert refused is not None and refused.message.startswith("UNAUTHENTICATED: ")
 
 
@@ -422,7 +421,7 @@ def test_the_stateless_2026_revision_has_no_session_but_can_resume_one(mcp_serve
             fresh = await session.get_prompt(PROMPT)
             return discovered, tools, memory, first, resumed, fresh
 
-    discovered, tools, memory, first, resumed, fresh = asyncio.run(scenario())
+    discovered, tools, memory, first, resumed, fresh = run_async(scenario())
     assert session_version(discovered) == "2026-07-28"
     assert [t.name for t in tools.tools] == [t.name for t in tools_for(people.both)] + ["report_turn"]
     assert not memory.is_error and memory.structured_content["has_memory"] is False

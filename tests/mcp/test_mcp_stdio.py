@@ -3,7 +3,6 @@ desktop client would, against the test database."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -16,7 +15,7 @@ from assistant.services.tool_registry_service import tools_for
 from contacts import services as contact_services
 from contacts.models import ContactNote
 from tests.conftest import ROOT
-from tests.mcp.conftest import server_env, token_for
+from tests.mcp.conftest import run_async, server_env, token_for
 
 
 def stdio_params(*args: str) -> StdioServerParameters:
@@ -54,7 +53,7 @@ def test_a_desktop_client_session_over_stdio(people, tmp_path):
                 refused = await session.call_tool("send_sms", {"contact_id": str(jane.id), "body": "Hi"})
                 return info, tools, memory, before, turn, after, stored, found, refused
 
-    info, tools, memory, before, turn, after, stored, found, refused = asyncio.run(scenario())
+    info, tools, memory, before, turn, after, stored, found, refused = run_async(scenario())
     assert info.server_info.name == "mnemo"
     assert [t.name for t in tools.tools] == [t.name for t in tools_for(both)] + ["report_turn"]
     assert memory.content[0].text == (
@@ -102,7 +101,7 @@ def test_mcp_stdio_needs_a_valid_caller(people):
             await session.initialize()
             return await session.call_tool("remember", {"text": "I prefer tea."})
 
-    result = asyncio.run(by_username())
+    result = run_async(by_username())
     assert not result.is_error and result.content[0].text.startswith("Tool remember stored memory ")
 
 

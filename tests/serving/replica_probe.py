@@ -131,14 +131,14 @@ def down() -> dict:
 def dies() -> dict:
     """The replica is healthy when checked, then dies: reads in flight move to the primary."""
     client = client_for_new_user()
-    out = {"remember": call(client, "post", "/api/v1/memories/remember", {"text": "Lena's gate code is 7720."})}
+    out = {"remember": call(client, "post", "/api/v1/memories/remember", {"text": "Lena's flat is number 7720."})}
     wait_replica("SELECT 1 FROM memories_memory WHERE id = %s", [out["remember"]["body"]["memory_id"]])
-    out["search_before"] = call(client, "post", "/api/v1/memories/search", {"query": "Lena gate code"})
+    out["search_before"] = call(client, "post", "/api/v1/memories/search", {"query": "Lena flat 7720"})
     out["list_before"] = call(client, "get", "/api/v1/memories")
     from tests.serving.pg_cluster import Cluster
 
     Cluster(root=Path(os.environ["REPLICA_ROOT"]), port=int(os.environ["REPLICA_PORT"])).stop("immediate")
-    out["search_after"] = call(client, "post", "/api/v1/memories/search", {"query": "Lena gate code"})
+    out["search_after"] = call(client, "post", "/api/v1/memories/search", {"query": "Lena flat 7720"})
     out["list_after"] = call(client, "get", "/api/v1/memories")
     return out
 
