@@ -111,6 +111,13 @@ def lagging() -> dict:
             out["doctor_replica"] = str(exc)
         standby.execute("SELECT pg_wal_replay_resume()")
     wait_replica("SELECT 1 FROM memories_memory WHERE id = %s", [out["remember"]["body"]["memory_id"]])
+    # Caught up means caught up with the primary's latest write (the primary goes on writing: the
+    # search-latency buffer, the sweeper), so wait until the router's own check says so.
+    from core.replica import replica_healthy
+
+    deadline = time.monotonic() + 60
+    while not replica_healthy(force=True) and time.monotonic() < deadline:
+        time.sleep(0.2)
     out["search_after_catching_up"] = call(client, "post", "/api/v1/memories/search", {"query": "Omar locker 4411"})
     return out
 
