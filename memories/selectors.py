@@ -127,11 +127,7 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # name. Every candidate of either arm gets both numbers (cosine computed exactly for keyword
 # candidates, coverage for vector candidates): fusion and the score use both.
 _WORDS = """
-stats AS (
-    SELECT e.lexeme, e.freq FROM pg_stats s,
-           unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
-     WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory' AND s.attname = 'search_vector'
-),
+stats AS (SELECT * FROM unnest(%(stat_lexemes)s::text[], %(stat_freqs)s::float8[]) AS e(lexeme, freq)),
 words AS (
     SELECT w.lexeme, to_tsquery('simple', quote_literal(w.lexeme)) AS q, COALESCE(max(stats.freq), 0) AS freq
       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(query)s))) w
@@ -141,10 +137,10 @@ words AS (
 hits AS (
     SELECT words.lexeme, hit.id FROM words, LATERAL (
            SELECT m.id FROM memories_memory m
-            WHERE m.search_vector @@ words.q AND {where}
+            WHERE m.search_vector @@ words.q AND {hits_where}
             LIMIT %(scan)s
     ) hit
-     WHERE words.freq <= %(common)s
+     WHERE words.freq <= %(common)s AND words.freq * {scan_rows} <= %(scan_max)s
 ),
 wq AS (
     SELECT words.q, ln((%(n)s + 1.0) / (LEAST(%(n)s, GREATEST(
@@ -236,6 +232,40 @@ CALIBRATION: dict[str, Calibration] = {
     "keyword": Calibration(alpha=9.634, beta=-6.096),
 }
 _size_cache: dict[tuple[int, ...], tuple[float, int]] = {}
+_common_cache: dict[tuple[int, ...], tuple[float, frozenset[str]]] = {}
+_lexeme_cache: dict[str, tuple[str, ...]] = {}
+_frequency_cache: list[tuple[float, dict[str, float]]] = []
+#: How long a process trusts what it counted about a namespace (its size, its common words).
+NAMESPACE_STATS_SECONDS = 60
+#: Memories read to find a namespace's common words (all of a smaller namespace).
+COMMON_WORDS_SAMPLE = 2000
+
+
+def forget_namespace_stats() -> None:
+    """Drop what this process counted about namespaces (tests that change a namespace's shape)."""
+    _size_cache.clear()
+    _common_cache.clear()
+    _frequency_cache.clear()
+
+
+def word_frequencies() -> dict[str, float]:
+    """Share of all memories holding each common stemmed word, from PostgreSQL's column
+    statistics (``most_common_elems`` of ``search_vector``, kept by ANALYZE and autovacuum),
+    read once a minute per process: joining ``pg_stats`` in every search statement cost more
+    to plan than the rest of the keyword side took to run."""
+    now = time.monotonic()
+    if _frequency_cache and now - _frequency_cache[0][0] < NAMESPACE_STATS_SECONDS:
+        return _frequency_cache[0][1]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT e.lexeme, e.freq FROM pg_stats s, "
+            "unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq) "
+            "WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory' "
+            "AND s.attname = 'search_vector'"
+        )
+        frequencies = {lexeme: float(freq) for lexeme, freq in cursor.fetchall()}
+    _frequency_cache[:] = [(now, frequencies)]
+    return frequencies
 
 
 def namespace_size(namespace_ids: list[int]) -> int:
@@ -244,7 +274,7 @@ def namespace_size(namespace_ids: list[int]) -> int:
     key = tuple(sorted(namespace_ids))
     now = time.monotonic()
     cached = _size_cache.get(key)
-    if cached and now - cached[0] < 60:
+    if cached and now - cached[0] < NAMESPACE_STATS_SECONDS:
         return cached[1]
     size = Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
     _size_cache[key] = (now, size)
@@ -254,25 +284,71 @@ def namespace_size(namespace_ids: list[int]) -> int:
 def search_plan(namespace_ids: list[int]) -> Literal["exact", "hnsw"]:
     """How the vector arm finds neighbours: every vector of a namespace up to
     MNEMO_SEARCH_EXACT_MAX memories is compared (exact, and cheaper than walking an HNSW index
-    past other namespaces' rows); a larger one goes through the HNSW index with iterative scans."""
+    past other namespaces' rows); a larger one goes through the HNSW index with iterative scans.
+
+    The keyword arm follows the same split: a small namespace's full-text matches are found by
+    intersecting the word's index entries with the namespace's (cheap when the namespace is
+    small); a large namespace's by the word's entries alone, the namespace checked on the rows
+    (its own index entries would cost more than the rows: 4 ms per word at 100k)."""
     return "exact" if namespace_size(namespace_ids) <= settings.MNEMO_SEARCH_EXACT_MAX else "hnsw"
 
 
-_COMMON_WORDS_SQL = """
-SELECT t.i FROM unnest(%(tokens)s::text[]) WITH ORDINALITY AS t(tok, i)
- WHERE EXISTS (
-       SELECT 1 FROM unnest(to_tsvector('english', t.tok)) l
-        WHERE (SELECT count(*) FROM (
-                      SELECT 1 FROM memories_memory m
-                       WHERE m.namespace_id = ANY(%(ns)s) AND m.status = 'ready'
-                         AND m.search_vector @@ to_tsquery('simple', quote_literal(l.lexeme))
-                       LIMIT %(cap)s) x) >= %(cap)s)
-"""
+def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
+    """The stemmed words found in more than MNEMO_SEARCH_COMMON_SHARE of the namespaces' live
+    memories (and at least 1,000 of them in a large namespace): the people talking, nothing rare.
+
+    Counted (PostgreSQL's ``ts_stat``) over the namespaces' first COMMON_WORDS_SAMPLE memories
+    in storage order (all of a smaller namespace) and cached with the namespace's size: a word's
+    share of a namespace moves slowly, and counting it per query word cost a search at 100k
+    memories 29 ms (docs/benchmarks.md)."""
+    key = tuple(sorted(namespace_ids))
+    now = time.monotonic()
+    cached = _common_cache.get(key)
+    if cached and now - cached[0] < NAMESPACE_STATS_SECONDS:
+        return cached[1]
+    n = namespace_size(namespace_ids)
+    sample = min(n, COMMON_WORDS_SAMPLE)
+    if sample == 0:
+        common: frozenset[str] = frozenset()
+    else:
+        # The same bar as counting every memory: a share of the namespace, at most 1,000 of them;
+        # in a sample, that share of the sample.
+        cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)
+        need = max(2, math.ceil(cap * sample / n))
+        ids = ",".join(str(int(i)) for i in key)  # ints only: ts_stat takes its query as text
+        inner = (
+            f"SELECT search_vector FROM memories_memory WHERE namespace_id IN ({ids}) "
+            f"AND status = 'ready' AND search_vector IS NOT NULL LIMIT {sample}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT word FROM ts_stat(%s) WHERE ndoc >= %s", [inner, need])
+            common = frozenset(row[0] for row in cursor.fetchall())
+    _common_cache[key] = (now, common)
+    return common
+
+
+def _lexemes(tokens: list[str]) -> list[tuple[str, ...]]:
+    """Each token's stemmed words as PostgreSQL's ``english`` configuration makes them (a pure
+    function of the token: remembered per process, at most 50,000 tokens)."""
+    missing = sorted({t for t in tokens if t not in _lexeme_cache})
+    if missing:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT t.tok, COALESCE((SELECT array_agg(l.lexeme) FROM unnest(to_tsvector('english', t.tok)) l),"
+                " '{}') FROM unnest(%s::text[]) AS t(tok)",
+                [missing],
+            )
+            rows = cursor.fetchall()
+        if len(_lexeme_cache) + len(rows) > 50_000:
+            _lexeme_cache.clear()
+        for tok, lexemes in rows:
+            _lexeme_cache[tok] = tuple(lexemes)
+    return [_lexeme_cache.get(t, ()) for t in tokens]
 
 
 def embedding_text(*, namespace_ids: list[int], query: str) -> str:
     """The query as the vector arm embeds it: without the words found in more than
-    MNEMO_SEARCH_COMMON_SHARE of the searched memories (at most 1,000 matches counted).
+    MNEMO_SEARCH_COMMON_SHARE of the searched memories (:func:`common_lexemes`).
 
     Why: in a conversation every turn starts with its speaker's name, and MiniLM's vector of a
     short question is dominated by the name it holds ("When did Tariq get a tattoo?" sat closest
@@ -280,15 +356,13 @@ def embedding_text(*, namespace_ids: list[int], query: str) -> str:
     bench/retrieval: vector R@10 0.508 to 0.717. The keyword arm keeps every word (weighted by
     IDF, a common name weighs little there)."""
     tokens = query.split()
-    if not 2 <= len(tokens) <= 32:  # a long text is not dominated by one name, and each word costs a lookup
+    if not 2 <= len(tokens) <= 32:  # a long text is not dominated by one name
         return query
-    n = namespace_size(namespace_ids)
-    cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)
-    with connection.cursor() as cursor:
-        cursor.execute(_COMMON_WORDS_SQL, {"tokens": tokens, "ns": namespace_ids, "cap": cap})
-        common = {row[0] for row in cursor.fetchall()}
-    kept = [t for i, t in enumerate(tokens, 1) if i not in common]
-    return " ".join(kept) if kept and common else query
+    common = common_lexemes(namespace_ids)
+    if not common:
+        return query
+    kept = [t for t, lexemes in zip(tokens, _lexemes(tokens), strict=True) if not common.intersection(lexemes)]
+    return " ".join(kept) if kept and len(kept) < len(tokens) else query
 
 
 def _search_sql(
@@ -301,6 +375,12 @@ def _search_sql(
         scan=settings.MNEMO_KEYWORD_SCAN_LIMIT,
         common=settings.MNEMO_KEYWORD_COMMON_FREQUENCY,
         n=max(namespace_size(namespace_ids), 1),
+        # A word expected in more memories than this (of the namespace; of the whole table for a
+        # large namespace, whose words are found through the full-text index alone) is not
+        # scanned for candidates, though it still weighs in every candidate's coverage: LIMIT
+        # would take an arbitrary few of its matches, after the index had listed all of them
+        # (0.45 µs each: 4.5 ms for a word in 10,000 memories).
+        scan_max=10 * settings.MNEMO_KEYWORD_SCAN_LIMIT,
     )
     where = _filter_sql(namespace_ids, filters, params)
     ctes = []
@@ -308,7 +388,19 @@ def _search_sql(
         exact = "+ 0" if search_plan(namespace_ids) == "exact" else ""
         ctes.append(_VECTOR_ARM.format(where=where, exact=exact))
     if mode in ("hybrid", "keyword"):
-        ctes.append(_WORDS.format(where=where))
+        # The statistics of the query's words (a word the statement finds that is not among
+        # them counts as rare, as a word missing from the statistics always did).
+        frequencies = word_frequencies()
+        lexemes = sorted({lexeme for group in _lexemes(query.split()[:256]) for lexeme in group} & frequencies.keys())
+        params.update(stat_lexemes=lexemes, stat_freqs=[frequencies[lexeme] for lexeme in lexemes])
+        hits_where, scan_rows = where, "%(n)s"
+        if search_plan(namespace_ids) == "hnsw":
+            # A large namespace: the word's own index entries, the namespace checked on the rows
+            # (search_plan's docstring); "+ 0" keeps the planner off the namespace index. Those
+            # entries are the whole table's, so the table's row count bounds what a word costs.
+            hits_where = where.replace("m.namespace_id = ANY(", "(m.namespace_id + 0) = ANY(", 1)
+            scan_rows = "(SELECT GREATEST(reltuples, 1) FROM pg_class WHERE oid = 'memories_memory'::regclass)"
+        ctes.append(_WORDS.format(where=where, hits_where=hits_where, scan_rows=scan_rows))
         ctes.append(_KEYWORD_ARM)
     ctes.append(_FEATURES[mode])
     return "WITH " + ",".join(ctes)

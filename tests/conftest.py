@@ -73,6 +73,16 @@ def wait_for(predicate: Callable[[], bool], timeout: float, what: str, interval:
 # --- API clients -------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _fresh_namespace_stats() -> Iterator[None]:
+    """Search caches what it counted about namespaces and words for a minute per process
+    (memories.selectors); each test starts without what an earlier test counted."""
+    from memories.selectors import forget_namespace_stats
+
+    forget_namespace_stats()
+    yield
+
+
 @pytest.fixture
 def user(db):
     return UserFactory()

@@ -105,7 +105,7 @@ def run(*, large: int = 100_000, small_namespaces: int = 1000, small_size: int =
         shape_result: dict[str, Any] = {"chosen_plan": chosen}
         for plan, exact_max in (("exact", 10**9), ("hnsw", -1)):
             with override_settings(MNEMO_SEARCH_EXACT_MAX=exact_max):
-                selectors._size_cache.clear()
+                selectors.forget_namespace_stats()
                 for mode in ("hybrid", "keyword", "vector"):
                     if mode == "keyword" and plan == "hnsw":
                         continue  # the plan is the vector arm's
@@ -117,7 +117,7 @@ def run(*, large: int = 100_000, small_namespaces: int = 1000, small_size: int =
                         ms.append((time.perf_counter() - started) * 1000)
                     key = mode if mode == "keyword" else f"{mode} ({plan})"
                     shape_result[key] = _percentiles(ms)
-        selectors._size_cache.clear()
+        selectors.forget_namespace_stats()
         result[shape] = shape_result
     # the query embedding alone, for the split
     from memories.embedding import embed_texts

@@ -10,7 +10,7 @@ from django.utils import timezone
 from memories import selectors, services
 from memories.models import Memory, Namespace
 from memories.permissions import ensure_user_namespace
-from memories.selectors import search_memories
+from memories.selectors import forget_namespace_stats, search_memories
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/memories/search"
@@ -208,11 +208,11 @@ def test_a_small_namespace_in_a_large_table_still_gets_k_rows(user):
             cursor.execute("RESET hnsw.iterative_scan")
             # through the HNSW index (the plan for large namespaces, forced here) and by the plan
             # chosen for so small a namespace (an exact scan of its vectors)
-            selectors._size_cache.clear()
+            selectors.forget_namespace_stats()
             with override_settings(MNEMO_SEARCH_EXACT_MAX=0):
                 assert selectors.search_plan([small.id]) == "hnsw"
                 hits = search_memories(namespace_ids=[small.id], query="qzxv plorb", limit=10, mode="vector")
-            selectors._size_cache.clear()
+            selectors.forget_namespace_stats()
             assert selectors.search_plan([small.id]) == "exact"
             exact_hits = search_memories(namespace_ids=[small.id], query="qzxv plorb", limit=10, mode="vector")
         finally:
@@ -257,6 +257,7 @@ def test_words_in_most_memories_are_left_out_of_the_keyword_side(user, ns):
     ticket = add(user, ns, "Ticket PLAT-4471 moved to Thursday")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
+    forget_namespace_stats()  # the statistics changed now: no need to wait for the minute's cache
     # "meeting" is in almost every memory: it says nothing, and the code still finds its memory.
     assert search_memories(namespace_ids=[ns.id], query="meeting", limit=3, mode="keyword") == []
     hits = search_memories(namespace_ids=[ns.id], query="meeting PLAT-4471", limit=3, mode="keyword")

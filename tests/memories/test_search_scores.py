@@ -117,13 +117,13 @@ def test_the_session_prompt_recalls_by_score(user, ns, settings):
 
 
 def test_the_plan_follows_the_namespace_size(user, ns):
-    selectors._size_cache.clear()
+    selectors.forget_namespace_stats()
     with override_settings(MNEMO_SEARCH_EXACT_MAX=len(FACTS)):
         assert selectors.search_plan([ns.id]) == "exact"
-    selectors._size_cache.clear()
+    selectors.forget_namespace_stats()
     with override_settings(MNEMO_SEARCH_EXACT_MAX=len(FACTS) - 1):
         assert selectors.search_plan([ns.id]) == "hnsw"
-    selectors._size_cache.clear()
+    selectors.forget_namespace_stats()
 
 
 @pytest.mark.parametrize("exact_max", [0, 10_000])
@@ -131,10 +131,10 @@ def test_the_plan_follows_the_namespace_size(user, ns):
 def test_both_plans_return_the_right_rows(user, ns, exact_max, mode):
     other = Namespace.objects.create(key="agent:other", kind="agent")
     services.remember(actor=user, namespace=other, text="The user's dog Biscuit is a golden retriever")
-    selectors._size_cache.clear()
+    selectors.forget_namespace_stats()
     with override_settings(MNEMO_SEARCH_EXACT_MAX=exact_max):
         assert selectors.search_plan([ns.id]) == ("hnsw" if exact_max == 0 else "exact")
         hits = selectors.search_memories(namespace_ids=[ns.id], query="what breed is the dog", limit=10, mode=mode)
-    selectors._size_cache.clear()
+    selectors.forget_namespace_stats()
     assert hits[0].memory.text == "The user's dog Biscuit is a golden retriever"
     assert {h.memory.namespace_id for h in hits} == {ns.id} and len(hits) == len(FACTS)
