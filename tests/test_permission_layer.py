@@ -103,6 +103,35 @@ def test_the_common_case_costs_one_query(carol):
     assert len(queries) == 2, [q["sql"] for q in queries]
 
 
+def test_the_precompiled_lookup_gives_what_the_orm_gives(carol):
+    """get_for_user by a unique field runs one precompiled statement (fetch_unique): the same
+    row, the same direct permissions, the same answers as prepare + filter + first."""
+    other = NamespaceFactory(key="team:fast")
+    assign_perm("view_namespace", carol, other)
+    policy = layer.policy_for(Namespace)
+    for lookup in ({"key": "team:fast"}, {"pk": other.pk}, {"id": other.pk}):
+        fast = policy.fetch_unique(Namespace.objects.all(), carol, lookup)
+        slow = policy.prepare(Namespace.objects.all(), carol).filter(**lookup).first()
+        assert fast == slow == other
+        assert [getattr(fast, f.attname) for f in Namespace._meta.concrete_fields] == [
+            getattr(slow, f.attname) for f in Namespace._meta.concrete_fields
+        ]
+        assert (
+            sorted(getattr(fast, layer.DIRECT_PERMS)) == sorted(getattr(slow, layer.DIRECT_PERMS)) == ["view_namespace"]
+        )
+    assert policy.fetch_unique(Namespace.objects.all(), carol, {"key": "team:none"}) is None
+    # Not a unique field, a filtered queryset, a via policy: the ORM answers as before.
+    assert policy.fetch_unique(Namespace.objects.all(), carol, {"kind": "team"}) is NotImplemented
+    assert policy.fetch_unique(Namespace.objects.filter(kind="team"), carol, {"key": "team:fast"}) is NotImplemented
+    assert layer.policy_for(Memory).fetch_unique(Memory.objects.all(), carol, {"id": 1}) is NotImplemented
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 10**30, "12x", None])
+def test_an_out_of_range_or_malformed_key_is_not_found(carol, value):
+    with pytest.raises(NotFound):
+        layer.get_for_user(Namespace, carol, "view", pk=value, not_found="gone")
+
+
 # --- finding 3: the own namespace is a default, not an exemption -----------------------------------
 
 
