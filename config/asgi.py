@@ -1,17 +1,27 @@
 """ASGI entry point (gunicorn with uvicorn workers, or uvicorn): ``/mcp`` is the MCP entrance
 (``assistant.mcp.http``), everything else is Django.
 
-Django's ASGI handler does not speak the lifespan protocol, so it is answered here: startup
-starts the MCP SDK's session manager, shutdown stops it. A server that sends no lifespan
-events still works: the MCP app starts its manager on its first request.
+Django itself runs behind a WSGI adapter (a2wsgi: below, why), which does not speak the
+lifespan protocol, so it is answered here: startup starts the MCP SDK's session manager,
+shutdown stops it. A server that sends no lifespan events still works: the MCP app starts its
+manager on its first request.
 """
 
 import os
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-django_application = get_asgi_application()  # sets Django up before the MCP app is imported
+# Django is served through its WSGI handler, each request in one of this process's threads
+# (MNEMO_WEB_THREADS). Django's own ASGI handler runs the same sync views and middleware with
+# three or four hops between the event loop and its thread per request (the middleware chain,
+# the view, the request signals): measured on search at 100k memories, 3 to 5 ms more per request
+# at concurrency 1 and a third less throughput at concurrency 8 (docs/benchmarks.md).
+django_application = WSGIMiddleware(
+    get_wsgi_application(),  # sets Django up before the MCP app is imported
+    workers=int(os.environ.get("MNEMO_WEB_THREADS") or 4),
+)
 
 from assistant.mcp.http import MCP_PATH, METADATA_PATH, McpHttpApp  # noqa: E402
 

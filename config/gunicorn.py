@@ -1,10 +1,10 @@
 """gunicorn's configuration for ``make run`` (``gunicorn -c config/gunicorn.py config.asgi:application``).
 
 ASGI with uvicorn workers: the MCP endpoint is an ASGI app and is served by the same processes.
-Django runs each request's sync code in a thread of its own, so one process serves several
-requests at once (each holding a pooled connection), but the CPU work shares one interpreter
-lock per process: cores are used by processes, ``MNEMO_WEB_WORKERS`` (default: 2 per core, at
-least 2, at most 8). Each process opens at most
+Django runs each request in one of the process's ``MNEMO_WEB_THREADS`` threads (config/asgi.py),
+so one process serves several requests at once (each holding a pooled connection), but the CPU
+work shares one interpreter lock per process: cores are used by processes, ``MNEMO_WEB_WORKERS``
+(default: 2 per core, at least 2, at most 8). Each process opens at most
 ``MNEMO_DB_POOL_SIZE`` database connections and loads the embedder once (at boot, so the first
 request is not slow).
 """
@@ -12,6 +12,13 @@ request is not slow).
 import os
 
 _cores = os.cpu_count() or 1
+
+# One CPU thread per query embedding in a web process: parallelism comes from the processes.
+# onnxruntime's default (a thread per core, spinning between runs) embedded a query in 4.7 instead
+# of 6.5 ms but burned 20 ms of CPU doing it, which the other requests, PostgreSQL and the worker
+# on the same cores then lacked: search throughput at concurrency 8 rose by a fifth with one
+# thread (docs/benchmarks.md). An explicit MNEMO_EMBEDDER_THREADS wins.
+os.environ.setdefault("MNEMO_EMBEDDER_THREADS", "1")
 
 bind = os.environ.get("MNEMO_BIND", f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("MNEMO_WEB_WORKERS") or max(2, min(8, 2 * _cores)))
