@@ -36,7 +36,7 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
         f"Measured by `make bench` (`bench/run.py`, scale `{results['scale']}`, medians of repeated runs "
         f"where a measurement repeats); results: {source}.",
         "",
-        f"Machine: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, Python {m['python']}; "
+        f"Machine of the newest results: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, Python {m['python']}; "
         f"date {m['date']}; commit `{m['commit']}`. The machine is shared and noisy: read medians and ratios, "
         "not single numbers.",
         "",
@@ -181,6 +181,7 @@ def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
         if not merged:
             merged = data
             continue
+        merged["machine"] = data["machine"]  # the machine line describes the newest results
         for key in sections:
             if key == "peak_rss_mb":  # the largest process seen in any of the runs
                 merged[key] = {k: max(v, merged.get(key, {}).get(k, 0)) for k, v in data[key].items()}
