@@ -36,7 +36,8 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
         f"Measured by `make bench` (`bench/run.py`, scale `{results['scale']}`, medians of repeated runs "
         f"where a measurement repeats); results: {source}.",
         "",
-        f"Machine of the newest results: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, Python {m['python']}; "
+        f"Machine of the newest results: {m['cpus']} cores, {m['memory_gb']} GiB, {m['platform']}, "
+        f"Python {m['python']}; "
         f"date {m['date']}; commit `{m['commit']}`. The machine is shared and noisy: read medians and ratios, "
         "not single numbers.",
         "",

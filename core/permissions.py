@@ -199,7 +199,13 @@ class GuardianPolicy(Policy):
             row = cursor.fetchone()
         if row is None:
             return None
-        obj = self.model.from_db(queryset.db, names, row[:-1])
+        # The field converters the ORM applies to fetched values (a JSONField's text to a dict).
+        values = list(row[:-1])
+        for i, field_ in enumerate(self.model._meta.concrete_fields):
+            column = field_.get_col(self.model._meta.db_table)
+            for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+                values[i] = convert(values[i], column, connection)
+        obj = self.model.from_db(queryset.db, names, values)
         setattr(obj, DIRECT_PERMS, list(row[-1]))
         return obj
 

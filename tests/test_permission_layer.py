@@ -126,6 +126,19 @@ def test_the_precompiled_lookup_gives_what_the_orm_gives(carol):
     assert layer.policy_for(Memory).fetch_unique(Memory.objects.all(), carol, {"id": 1}) is NotImplemented
 
 
+def test_the_precompiled_lookup_converts_values_like_the_orm(carol):
+    """A contact's JSON custom fields come back as a dict, as every other field as the ORM gives it."""
+    from contacts.models import Contact
+
+    contact = ContactFactory(custom_fields={"birthday": "04-02"}, tags=["vip"])
+    assign_perm("contacts.view_contact", carol, contact)
+    fast = layer.get_for_user(Contact, carol, "view", id=contact.id, not_found="gone")
+    slow = Contact.objects.get(id=contact.id)
+    assert fast.custom_fields == {"birthday": "04-02"}
+    for field in Contact._meta.concrete_fields:
+        assert getattr(fast, field.attname) == getattr(slow, field.attname), field.name
+
+
 @pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 10**30, "12x", None])
 def test_an_out_of_range_or_malformed_key_is_not_found(carol, value):
     with pytest.raises(NotFound):
