@@ -120,6 +120,7 @@ class GuardianPolicy(Policy):
         self.perms = dict(perms)
         self.via = via
         self._statements: dict[str, tuple[str, list[str]]] = {}
+        self._converter_cache: dict[str, list[tuple[int, Any, list[Any]]]] = {}
         guarded = model
         for name in via.split("__") if via else []:
             guarded = guarded._meta.get_field(name).related_model
@@ -199,15 +200,27 @@ class GuardianPolicy(Policy):
             row = cursor.fetchone()
         if row is None:
             return None
-        # The field converters the ORM applies to fetched values (a JSONField's text to a dict).
         values = list(row[:-1])
-        for i, field_ in enumerate(self.model._meta.concrete_fields):
-            column = field_.get_col(self.model._meta.db_table)
-            for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+        for i, column, converters in self._converters(connection):
+            for convert in converters:
                 values[i] = convert(values[i], column, connection)
         obj = self.model.from_db(queryset.db, names, values)
         setattr(obj, DIRECT_PERMS, list(row[-1]))
         return obj
+
+    def _converters(self, connection: Any) -> list[tuple[int, Any, list[Any]]]:
+        """The converters the ORM applies to each fetched column (a JSONField's text to a
+        dict), for the columns that have any: found once per database connection alias."""
+        cached = self._converter_cache.get(connection.alias)
+        if cached is None:
+            cached = []
+            for i, field in enumerate(self.model._meta.concrete_fields):
+                column = field.get_col(self.model._meta.db_table)
+                converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+                if converters:
+                    cached.append((i, column, converters))
+            self._converter_cache[connection.alias] = cached
+        return cached
 
     def _unique_statement(self, field: Any) -> tuple[str, list[str]] | None:
         key = field.attname

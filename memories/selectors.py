@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -231,11 +232,11 @@ CALIBRATION: dict[str, Calibration] = {
     "vector": Calibration(alpha=12.877, beta=-6.756),
     "keyword": Calibration(alpha=9.634, beta=-6.096),
 }
-_size_cache: dict[tuple[int, ...], tuple[float, int]] = {}
-_common_cache: dict[tuple[int, ...], tuple[float, frozenset[str]]] = {}
+#: What this process counted about namespaces and words: key → (when, value).
+_stats_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
 _lexeme_cache: dict[str, tuple[str, ...]] = {}
-_frequency_cache: list[tuple[float, dict[str, float]]] = []
-#: How long a process trusts what it counted about a namespace (its size, its common words).
+#: How long a process trusts what it counted (a namespace's size and common words, the table's
+#: word statistics).
 NAMESPACE_STATS_SECONDS = 60
 #: Memories read to find a namespace's common words (all of a smaller namespace).
 COMMON_WORDS_SAMPLE = 2000
@@ -243,9 +244,18 @@ COMMON_WORDS_SAMPLE = 2000
 
 def forget_namespace_stats() -> None:
     """Drop what this process counted about namespaces (tests that change a namespace's shape)."""
-    _size_cache.clear()
-    _common_cache.clear()
-    _frequency_cache.clear()
+    _stats_cache.clear()
+
+
+def _counted(key: tuple[Any, ...], count: Callable[[], Any]) -> Any:
+    """``count()``, remembered under ``key`` for NAMESPACE_STATS_SECONDS."""
+    now = time.monotonic()
+    cached = _stats_cache.get(key)
+    if cached is not None and now - cached[0] < NAMESPACE_STATS_SECONDS:
+        return cached[1]
+    value = count()
+    _stats_cache[key] = (now, value)
+    return value
 
 
 def word_frequencies() -> dict[str, float]:
@@ -253,32 +263,27 @@ def word_frequencies() -> dict[str, float]:
     statistics (``most_common_elems`` of ``search_vector``, kept by ANALYZE and autovacuum),
     read once a minute per process: joining ``pg_stats`` in every search statement cost more
     to plan than the rest of the keyword side took to run."""
-    now = time.monotonic()
-    if _frequency_cache and now - _frequency_cache[0][0] < NAMESPACE_STATS_SECONDS:
-        return _frequency_cache[0][1]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT e.lexeme, e.freq FROM pg_stats s, "
-            "unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq) "
-            "WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory' "
-            "AND s.attname = 'search_vector'"
-        )
-        frequencies = {lexeme: float(freq) for lexeme, freq in cursor.fetchall()}
-    _frequency_cache[:] = [(now, frequencies)]
-    return frequencies
+
+    def count() -> dict[str, float]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT e.lexeme, e.freq FROM pg_stats s, "
+                "unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq) "
+                "WHERE s.schemaname = current_schema() AND s.tablename = 'memories_memory' "
+                "AND s.attname = 'search_vector'"
+            )
+            return {lexeme: float(freq) for lexeme, freq in cursor.fetchall()}
+
+    return _counted(("word frequencies",), count)
 
 
 def namespace_size(namespace_ids: list[int]) -> int:
     """Live memories in the namespaces, cached for a minute per process (it picks the search
     plan and scales keyword weights: its order of magnitude matters, not the last row)."""
     key = tuple(sorted(namespace_ids))
-    now = time.monotonic()
-    cached = _size_cache.get(key)
-    if cached and now - cached[0] < NAMESPACE_STATS_SECONDS:
-        return cached[1]
-    size = Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
-    _size_cache[key] = (now, size)
-    return size
+    return _counted(
+        ("size", *key), lambda: Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
+    )
 
 
 def search_plan(namespace_ids: list[int]) -> Literal["exact", "hnsw"]:
@@ -302,15 +307,12 @@ def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
     share of a namespace moves slowly, and counting it per query word cost a search at 100k
     memories 29 ms (docs/benchmarks.md)."""
     key = tuple(sorted(namespace_ids))
-    now = time.monotonic()
-    cached = _common_cache.get(key)
-    if cached and now - cached[0] < NAMESPACE_STATS_SECONDS:
-        return cached[1]
-    n = namespace_size(namespace_ids)
-    sample = min(n, COMMON_WORDS_SAMPLE)
-    if sample == 0:
-        common: frozenset[str] = frozenset()
-    else:
+
+    def count() -> frozenset[str]:
+        n = namespace_size(namespace_ids)
+        sample = min(n, COMMON_WORDS_SAMPLE)
+        if sample == 0:
+            return frozenset()
         # The same bar as counting every memory: a share of the namespace, at most 1,000 of them;
         # in a sample, that share of the sample.
         cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)
@@ -322,9 +324,9 @@ def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
         )
         with connection.cursor() as cursor:
             cursor.execute("SELECT word FROM ts_stat(%s) WHERE ndoc >= %s", [inner, need])
-            common = frozenset(row[0] for row in cursor.fetchall())
-    _common_cache[key] = (now, common)
-    return common
+            return frozenset(row[0] for row in cursor.fetchall())
+
+    return _counted(("common words", *key), count)
 
 
 def _lexemes(tokens: list[str]) -> list[tuple[str, ...]]:
