@@ -13,7 +13,6 @@ those candidates; the table gives R@5 / R@10 / MRR per question type, next to th
 from __future__ import annotations
 
 import argparse
-import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -139,19 +138,11 @@ def collect(data: dict[str, Any], namespaces: dict[str, int]) -> list[tuple[dict
     return out
 
 
-def score(collected: list[tuple[dict[str, Any], list[Row], set[int]]], rule: Rule) -> dict[str, dict[str, float]]:
+def score(collected: list[tuple[dict[str, Any], list[Row], set[int]]], rule: Rule) -> dict[str, Any]:
     per_type: dict[str, dict[str, list[float]]] = {}
     for q, rows, evidence in collected:
-        ranked = rule(rows)
-        row = per_type.setdefault(q["type"], {"r5": [], "r10": [], "mrr": []})
-        row["r5"].append(len(evidence & set(ranked[:5])) / len(evidence))
-        row["r10"].append(len(evidence & set(ranked[:10])) / len(evidence))
-        first = next((i for i, d in enumerate(ranked, 1) if d in evidence), None)
-        row["mrr"].append(1 / first if first else 0.0)
-    table = {t: {m: statistics.fmean(v) for m, v in per_type[t].items()} for t in harness.TYPES if t in per_type}
-    every = [x for t in per_type.values() for x in zip(t["r5"], t["r10"], t["mrr"], strict=True)]
-    table["all"] = {m: statistics.fmean(x[i] for x in every) for i, m in enumerate(("r5", "r10", "mrr"))}
-    return table
+        harness.add_question(per_type, q["type"], rule(rows), evidence)
+    return harness.per_type_table(per_type)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -85,6 +85,30 @@ def _dia_ids(namespace_ids: list[int]) -> dict[int, str]:
     return {pk: meta.get("dia_id", "") for pk, meta in rows}
 
 
+def add_question(per_type: dict[str, dict[str, list[float]]], kind: str, ranked: list, evidence: set) -> None:
+    """One answerable question's R@5, R@10 and reciprocal rank, under its type."""
+    row = per_type.setdefault(kind, {"r5": [], "r10": [], "mrr": []})
+    row["r5"].append(len(evidence & set(ranked[:5])) / len(evidence))
+    row["r10"].append(len(evidence & set(ranked[:10])) / len(evidence))
+    first = next((i for i, d in enumerate(ranked, 1) if d in evidence), None)
+    row["mrr"].append(1 / first if first else 0.0)
+
+
+def per_type_table(per_type: dict[str, dict[str, list[float]]], digits: int | None = None) -> dict[str, Any]:
+    """Means per question type and over all questions, with each row's count."""
+
+    def mean(values: Any) -> float:
+        value = statistics.fmean(values)
+        return round(value, digits) if digits is not None else value
+
+    table: dict[str, Any] = {
+        t: {m: mean(v) for m, v in per_type[t].items()} | {"n": len(per_type[t]["r5"])} for t in TYPES if t in per_type
+    }
+    every = [x for t in per_type.values() for x in zip(t["r5"], t["r10"], t["mrr"], strict=True)]
+    table["all"] = {m: mean(x[i] for x in every) for i, m in enumerate(("r5", "r10", "mrr"))} | {"n": len(every)}
+    return table
+
+
 def evaluate(
     data: dict[str, Any],
     namespaces: dict[str, int],
@@ -141,25 +165,8 @@ def evaluate(
                     gates[t]["hit"] += bool(kept)
             if not q["evidence"]:
                 continue
-            ranked = [dia.get(h.memory.id) for h in hits]
-            evidence = set(q["evidence"])
-            row = per_type.setdefault(q["type"], {"r5": [], "r10": [], "mrr": []})
-            row["r5"].append(len(evidence & set(ranked[:5])) / len(evidence))
-            row["r10"].append(len(evidence & set(ranked[:10])) / len(evidence))
-            first = next((i for i, d in enumerate(ranked, 1) if d in evidence), None)
-            row["mrr"].append(1 / first if first else 0.0)
-        table = {
-            t: {m: round(statistics.fmean(v), 3) for m, v in per_type[t].items()} | {"n": len(per_type[t]["r5"])}
-            for t in TYPES
-            if t in per_type
-        }
-        every = [x for t in per_type.values() for x in zip(t["r5"], t["r10"], t["mrr"], strict=True)]
-        table["all"] = {
-            "r5": round(statistics.fmean(x[0] for x in every), 3),
-            "r10": round(statistics.fmean(x[1] for x in every), 3),
-            "mrr": round(statistics.fmean(x[2] for x in every), 3),
-            "n": len(every),
-        }
+            add_question(per_type, q["type"], [dia.get(h.memory.id) for h in hits], set(q["evidence"]))
+        table = per_type_table(per_type, digits=3)
         ms.sort()
         result[mode] = {
             "table": table,
