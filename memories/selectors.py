@@ -205,11 +205,32 @@ feat AS (SELECT memory_id AS id, NULL::float AS cos, coverage, NULL::bigint AS v
 }
 
 
-# Hybrid ranking: cosine + this · keyword coverage (a convex combination of the arms' own
-# normalised scores). Chosen on bench/retrieval (docs/benchmarks.md: weights 0.5, 1 and 2 tried,
-# and weighted reciprocal-rank fusion).
-HYBRID_COVERAGE_WEIGHT = 0.5
-_RANKING = {"hybrid": f"cos + {HYBRID_COVERAGE_WEIGHT} * coverage", "vector": "cos", "keyword": "coverage"}
+# Hybrid ranking: cosine + a · coverage + b · cosine · √coverage (hybrid_ranking()). Chosen on
+# bench/retrieval (docs/benchmarks.md, "Fusion, third round"): the square root lets a partial
+# match of a rare word count (an open-domain question shares one word with its evidence: R@10
+# 0.441 → 0.474), and scaling it by the cosine keeps a match on words alone (the other
+# speaker's name in an adversarial question) from outranking what the meaning found, so no
+# question type falls below either arm; every (a, b) next to the chosen one does the same.
+# Before: cos + 0.5 · coverage (weights 0.5, 1 and 2 and weighted reciprocal-rank fusion tried).
+HYBRID_COVERAGE_WEIGHT = 0.15
+HYBRID_SUPPORTED_COVERAGE_WEIGHT = 0.5
+_RANKING = {
+    "hybrid": (
+        f"cos + {HYBRID_COVERAGE_WEIGHT} * coverage"
+        f" + {HYBRID_SUPPORTED_COVERAGE_WEIGHT} * GREATEST(cos, 0) * sqrt(GREATEST(coverage, 0))"
+    ),
+    "vector": "cos",
+    "keyword": "coverage",
+}
+
+
+def hybrid_ranking(cos: float, coverage: float) -> float:
+    """The hybrid ranking value of a candidate, as the search statement computes it (_RANKING)."""
+    return (
+        cos
+        + HYBRID_COVERAGE_WEIGHT * coverage
+        + HYBRID_SUPPORTED_COVERAGE_WEIGHT * max(cos, 0.0) * math.sqrt(max(coverage, 0.0))
+    )
 
 
 @dataclass(frozen=True)
@@ -228,9 +249,9 @@ class Calibration:
 
 
 CALIBRATION: dict[str, Calibration] = {
-    "hybrid": Calibration(alpha=7.686, beta=-5.809),
+    "hybrid": Calibration(alpha=7.564, beta=-5.648),
     "vector": Calibration(alpha=12.877, beta=-6.756),
-    "keyword": Calibration(alpha=9.634, beta=-6.096),
+    "keyword": Calibration(alpha=9.633, beta=-6.123),
 }
 #: What this process counted about namespaces and words: key → (when, value).
 _stats_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}

@@ -2,7 +2,7 @@
 
 For each mode, every question's top 10 results are labelled (is this memory one of the
 question's evidence turns? questions about things never said have none) and a logistic
-regression maps the mode's ranking value z (hybrid: cosine + HYBRID_COVERAGE_WEIGHT · coverage;
+regression maps the mode's ranking value z (hybrid: ``memories.selectors.hybrid_ranking``;
 vector: cosine; keyword: coverage) to the probability of being relevant: score = σ(α z + β).
 The ranking is unchanged (σ is increasing); the score becomes comparable across queries.
 Fitted on the even-numbered conversations, checked on the odd ones (reliability table).
@@ -60,7 +60,7 @@ def samples(mode: str, namespaces: dict[str, int], data: dict) -> list[tuple[str
         )
         for h in hits:
             if mode == "hybrid":
-                z = h.similarity + selectors.HYBRID_COVERAGE_WEIGHT * h.coverage
+                z = selectors.hybrid_ranking(h.similarity, h.coverage)
             else:
                 z = h.similarity if mode == "vector" else h.coverage
             out.append((q["conversation"], z, int(dia[h.memory.id] in q["evidence"])))

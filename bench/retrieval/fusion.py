@@ -39,6 +39,13 @@ def _rank_rule(index: int) -> Rule:
     return lambda rows: [r[0] for r in sorted((r for r in rows if r[index]), key=lambda r: r[index])]
 
 
+def _shipped(rows: list[Row]) -> list[int]:
+    """What ``search_memories`` ranks by (imported late: Django is set up by then)."""
+    from memories.selectors import hybrid_ranking
+
+    return _by(lambda r: hybrid_ranking(_cos(r), _cov(r)))(rows)
+
+
 def _floored(floor: float, weight: float = 0.5) -> Rule:
     """Coverage counts only from ``floor`` up (a lone common word is no evidence)."""
     return _by(lambda r: _cos(r) + weight * (_cov(r) if _cov(r) >= floor else 0.0))
@@ -69,7 +76,8 @@ def _relative(weight: float = 0.5) -> Rule:
 RULES: dict[str, Rule] = {
     "vector arm": _rank_rule(3),
     "keyword arm": _rank_rule(4),
-    "shipped": _by(lambda r: _cos(r) + 0.5 * _cov(r)),
+    "shipped": lambda rows: _shipped(rows),
+    "cos + 0.5 cov (shipped before)": _by(lambda r: _cos(r) + 0.5 * _cov(r)),
     "cos + 0.4 cov": _by(lambda r: _cos(r) + 0.4 * _cov(r)),
     "cos + 0.6 cov": _by(lambda r: _cos(r) + 0.6 * _cov(r)),
     "cos + 0.5 cov, coverage from 0.1": _floored(0.1),
@@ -110,6 +118,20 @@ for _bv in (0.1, 0.2, 0.4):
 for _w in (0.2, 0.25, 0.3, 0.35, 0.4):
     for _p in (0.5, 0.6, 0.75):
         RULES[f"cos + {_w} cov^{_p}"] = _by(lambda r, w=_w, e=_p: _cos(r) + w * _cov(r) ** e)
+
+# Third round: the square root of coverage, scaled by the cosine (keyword evidence counts as far
+# as the meaning supports it), next to a little plain coverage.
+for _a in (0.1, 0.15, 0.2, 0.25):
+    for _b in (0.4, 0.5, 0.6):
+        RULES[f"cos + {_a} cov + {_b} cos·√cov"] = _by(
+            lambda r, a=_a, b=_b: _cos(r) + a * _cov(r) + b * max(_cos(r), 0.0) * _cov(r) ** 0.5
+        )
+for _a in (0.5, 1.0, 2.0):
+    RULES[f"cos × (1 + {_a} √cov)"] = _by(lambda r, a=_a: _cos(r) * (1 + a * _cov(r) ** 0.5))
+for _b in (0.02, 0.05, 0.1):
+    RULES[f"cos + 0.5 cov + {_b} when both arms found it"] = _by(
+        lambda r, b=_b: _cos(r) + 0.5 * _cov(r) + (b if r[3] and r[4] else 0.0)
+    )
 
 
 def collect(data: dict[str, Any], namespaces: dict[str, int]) -> list[tuple[dict[str, Any], list[Row], set[int]]]:
@@ -168,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
             if c in t and any(c in a and a[c][m] > t[c][m] + 1e-9 for a in arms)
         ]
         cells = [f"{t[c]['r5']:.3f} / {t[c]['r10']:.3f} / {t[c]['mrr']:.3f}" if c in t else "—" for c in cols]
-        flag = "—" if "arm" in name else (", ".join(losses) or "none")
+        flag = "—" if name in ("vector arm", "keyword arm") else (", ".join(losses) or "none")
         print(f"| {name} | " + " | ".join(cells) + f" | {flag} |")
 
 

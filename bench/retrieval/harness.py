@@ -30,7 +30,7 @@ DATA = HERE / "conversations.json"
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")
 NAMESPACE_PREFIX = "agent:retrieval-"
-MIN_SCORES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+MIN_SCORES = (0.0, 0.05, 0.06, 0.1, 0.15, 0.2, 0.3, 0.5)
 
 
 def dataset() -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """Search scores on their documented scale, the arms' evidence, min_score (REST, the tool, the
 session prompt) and the search plan chosen by the namespace's size."""
 
+import math
+
 import pytest
 from django.test import override_settings
 
@@ -52,6 +54,19 @@ def test_scores_and_evidence_are_in_their_documented_ranges(token_client, ns, mo
             assert r["keyword_coverage"] is None
         else:
             assert 0 <= r["keyword_coverage"] <= 1
+
+
+@pytest.mark.parametrize("query", ["who leads engineering", "Biscuit the dog", "meeting time", "peanut allergy"])
+def test_the_hybrid_order_and_score_follow_the_documented_ranking(token_client, ns, query):
+    """The statement ranks by hybrid_ranking(similarity, keyword_coverage), and the score is the
+    calibration of that value: the benchmark tools (fusion, calibration) compute it the same way."""
+    results = post(token_client, query=query, min_score=0, limit=10)["results"]
+    assert len(results) >= 3
+    values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"]) for r in results]
+    assert values == sorted(values, reverse=True)
+    cal = selectors.CALIBRATION["hybrid"]
+    for r, z in zip(results, values, strict=True):
+        assert r["score"] == pytest.approx(1 / (1 + math.exp(-(cal.alpha * z + cal.beta))), abs=2e-3)
 
 
 def test_the_score_is_comparable_across_queries(token_client, ns):
