@@ -208,7 +208,7 @@ class Env:
         return port
 
     def worker(self, extra: dict[str, str] | None = None) -> subprocess.Popen:
-        """The Celery worker exactly as ``make run`` starts it (database broker, solo pool)."""
+        """The Celery worker exactly as ``make run`` starts it (database broker, the threads pool of the settings)."""
         process = self.spawn(
             [
                 PY,
@@ -217,7 +217,6 @@ class Env:
                 "-A",
                 "config",
                 "worker",
-                "--pool=solo",
                 "--without-mingle",
                 "--without-gossip",
                 "-l",

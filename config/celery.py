@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_failure, task_retry, task_success
+from celery.signals import task_failure, task_retry, task_success, worker_init
 
 from config import broker
 
@@ -36,3 +36,16 @@ def _on_failure(sender=None, **kwargs):
 @task_retry.connect
 def _on_retry(sender=None, **kwargs):
     _count("retry", sender)
+
+
+@worker_init.connect
+def _embedder_threads_per_task(sender=None, **kwargs):
+    """Several tasks at once in one worker (the threads pool): each embeds on its share of the
+    cores, so the tasks do not fight over them (onnxruntime's default is a spinning thread per
+    core for every run). An explicit MNEMO_EMBEDDER_THREADS wins; the solo pool keeps every core."""
+    from django.conf import settings
+
+    concurrency = int(getattr(sender, "concurrency", 1) or 1)
+    threaded = "thread" in str(getattr(sender, "pool_cls", "")).lower()
+    if threaded and concurrency > 1 and "MNEMO_EMBEDDER_THREADS" not in os.environ:
+        settings.MNEMO_EMBEDDER_THREADS = max(1, (os.cpu_count() or 1) // concurrency)

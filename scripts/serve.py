@@ -141,7 +141,7 @@ def main() -> int:
         "worker",
         "--beat",  # the sweeper's schedule: one beat, here
         f"--schedule={settings.MNEMO_DATA_DIR / 'celerybeat-schedule'}",
-        "--pool=solo",  # one task at a time; the embedder uses the cores itself
+        # The pool and concurrency come from the settings (CELERY_WORKER_POOL: threads, a task per core).
         "--without-mingle",
         "--without-gossip",
         f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE}",

@@ -241,7 +241,7 @@ def worker_env(broker_url: str) -> dict[str, str]:
 
 @pytest.fixture
 def start_worker(tmp_path) -> Iterator[Callable[[str], Worker]]:
-    """Start real Celery workers (solo pool, one process each) on ``broker_url``."""
+    """Start real Celery workers (the pool and concurrency of the settings, as make run) on ``broker_url``."""
     workers: list[Worker] = []
 
     def start(broker_url: str) -> Worker:
@@ -254,8 +254,6 @@ def start_worker(tmp_path) -> Iterator[Callable[[str], Worker]]:
                 "-A",
                 "config",
                 "worker",
-                "--pool=solo",
-                "--concurrency=1",
                 "--without-mingle",
                 "--without-gossip",
                 "--loglevel=INFO",

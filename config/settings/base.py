@@ -235,7 +235,20 @@ CELERY_TASK_IGNORE_RESULT = True
 # idempotent tasks this turns "lost" into "run again".
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Messages a worker holds per task thread. One more than the running task: the database broker
+# is polled (every MNEMO_BROKER_POLL_SECONDS while the worker is full), so with one per thread a
+# finished task's thread waited for the next poll; with two the next message is already here.
+# Worker-only ingestion 470 → 570 memories/s on 2 cores (docs/benchmarks.md). A message held by
+# a worker that is SIGKILLed is gone from the broker; its memories are still queued and the
+# sweeper sends them again (SIGTERM gives held messages back).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("MNEMO_WORKER_PREFETCH", default=2)
+# A worker runs MNEMO_WORKER_CONCURRENCY tasks at once, in threads (default: one per core), and
+# each task embeds on one onnxruntime thread (config/celery.py): while one task's batch is being
+# written (PostgreSQL inserting its vectors into the HNSW index: a core's work, 1 ms per memory)
+# the other task embeds. With one task at a time (the solo pool, the embedder on every core) the
+# cores took turns: worker-only ingestion 322 → 470 memories/s on 2 cores (docs/benchmarks.md).
+CELERY_WORKER_POOL = env("MNEMO_WORKER_POOL", default="threads")
+CELERY_WORKER_CONCURRENCY = env.int("MNEMO_WORKER_CONCURRENCY", default=os.cpu_count() or 1)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="mnemo")

@@ -5,6 +5,7 @@ metrics and JSON logs. One stack for the module: it takes a while to boot."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import threading
@@ -51,6 +52,8 @@ def test_it_serves_with_gunicorn_uvicorn_workers_and_a_celery_worker_with_debug_
     assert any("gunicorn" in c and "config.asgi:application" in c for c in commands), commands
     assert sum("gunicorn" in c for c in commands) == WEB_WORKERS + 1  # the arbiter and its workers
     assert any("celery" in c and "worker" in c and "--beat" in c for c in commands), commands
+    # The worker runs a task per core in threads (config/settings: CELERY_WORKER_POOL).
+    assert f"concurrency: {os.cpu_count()} (thread)" in stack.output()
     assert "uvicorn_worker.UvicornWorker" in stack.output()
     # DEBUG off: an unknown page is a plain 404, never Django's technical page.
     status, body, _ = http("GET", f"{stack.url}/no-such-page")

@@ -68,7 +68,6 @@ def test_sigterm_to_the_celery_worker_stops_the_database(tmp_path):
             "-A",
             "config",
             "worker",
-            "--pool=solo",
             "--without-mingle",
             "--beat",
             "--loglevel=INFO",

@@ -168,3 +168,37 @@ def test_the_embedded_server_runs_with_mnemos_settings(monkeypatch):
     assert f"{megabytes}MB" == server_settings()["shared_buffers"]
     monkeypatch.setenv("MNEMO_PG_SHARED_BUFFERS", "2GB")
     assert server_settings() == {"shared_buffers": "2GB", "jit": "off"}
+
+
+class _Worker:
+    """What config.celery's worker_init handler reads of Celery's WorkController."""
+
+    def __init__(self, pool_cls: str, concurrency: int) -> None:
+        self.pool_cls, self.concurrency = pool_cls, concurrency
+
+
+@pytest.mark.parametrize(
+    ("pool", "concurrency", "explicit", "expected"),
+    [
+        ("threads", 2, None, "share"),  # the default: each task embeds on its share of the cores
+        ("celery.concurrency.thread:TaskPool", 4, None, "share"),
+        ("solo", 1, None, "unchanged"),  # one task at a time keeps every core
+        ("threads", 1, None, "unchanged"),
+        ("threads", 2, "3", "unchanged"),  # an explicit MNEMO_EMBEDDER_THREADS wins
+    ],
+)
+def test_a_threaded_worker_gives_each_task_its_share_of_the_cores(
+    settings, monkeypatch, pool, concurrency, explicit, expected
+):
+    import os
+
+    from config.celery import _embedder_threads_per_task
+
+    settings.MNEMO_EMBEDDER_THREADS = 0
+    if explicit is None:
+        monkeypatch.delenv("MNEMO_EMBEDDER_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("MNEMO_EMBEDDER_THREADS", explicit)
+    _embedder_threads_per_task(sender=_Worker(pool, concurrency))
+    share = max(1, (os.cpu_count() or 1) // concurrency)
+    assert (share if expected == "share" else 0) == settings.MNEMO_EMBEDDER_THREADS
