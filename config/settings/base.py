@@ -106,7 +106,14 @@ MNEMO_DB_POOL_TIMEOUT = env.float("MNEMO_DB_POOL_TIMEOUT", default=30.0)
 
 def _connection_settings(database: dict) -> dict:
     options = database.setdefault("OPTIONS", {})
-    options["options"] = f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
+    # No parallel workers for Mnemo's own statements: they are short, and starting a worker
+    # process costs more than it saves on 2 cores; worse, PostgreSQL starts them for a plan
+    # branch even when a one-time filter above it then skips the branch (search's exact
+    # fallback, _EXACT_FALLBACK in memories/selectors.py: search p95 at 100k 8 → 25 ms with them).
+    options["options"] = (
+        f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
+        " -c max_parallel_workers_per_gather=0"
+    )
     if MNEMO_DB_POOL:
         # A pooled connection goes back to the pool after each request (CONN_MAX_AGE must be 0).
         options["pool"] = {"min_size": 1, "max_size": MNEMO_DB_POOL_SIZE, "timeout": MNEMO_DB_POOL_TIMEOUT}

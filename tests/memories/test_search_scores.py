@@ -7,7 +7,7 @@ import pytest
 from django.test import override_settings
 
 from memories import selectors, services
-from memories.models import Namespace
+from memories.models import Memory, Namespace
 from memories.permissions import ensure_user_namespace
 from tests.assistant.conftest import client_for
 
@@ -153,3 +153,47 @@ def test_both_plans_return_the_right_rows(user, ns, exact_max, mode):
     selectors.forget_namespace_stats()
     assert hits[0].memory.text == "The user's dog Biscuit is a golden retriever"
     assert {h.memory.namespace_id for h in hits} == {ns.id} and len(hits) == len(FACTS)
+
+
+def test_an_index_walk_that_comes_back_short_is_completed_exactly():
+    """The HNSW plan: when the index walk returns fewer candidates than the namespace holds (an
+    island of identical vectors, or a walk cut short), the vector arm finds them exactly."""
+    import numpy as np
+    from django.db import connection
+
+    rng = np.random.default_rng(7)
+
+    def vectors(n: int) -> np.ndarray:
+        v = rng.normal(size=(n, 384)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    target = Namespace.objects.create(key="agent:target", kind="agent")
+    crowd = Namespace.objects.create(key="agent:crowd", kind="agent")
+    mine, theirs = vectors(60), vectors(1500)
+    Memory.objects.bulk_create(
+        [Memory(namespace=target, text=f"target {i}", embedding=v.tolist(), status="ready") for i, v in enumerate(mine)]
+        + [Memory(namespace=crowd, text=f"crowd {i}", embedding=v.tolist(), status="ready") for i, v in enumerate(theirs)]
+    )
+    query = theirs[0].tolist()  # the walk starts among the crowd's vectors
+    with connection.cursor() as cursor:
+        # Cut the walk short: 10 candidates, then at most one more tuple (transaction-local).
+        cursor.execute("SET LOCAL hnsw.ef_search = 10")
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 1")
+        cursor.execute("SET LOCAL enable_sort = off")  # a table this small would be sorted instead
+        cursor.execute(
+            "SELECT count(*) FROM (SELECT id FROM memories_memory WHERE namespace_id = %s "
+            "ORDER BY embedding <=> %s::vector LIMIT 50) s",
+            [target.id, selectors._vector_literal(query)],
+        )
+        assert cursor.fetchone()[0] < 50  # the premise: the index alone comes back short
+    selectors.forget_namespace_stats()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=0, MNEMO_SEARCH_CANDIDATES=50):
+        assert selectors.search_plan([target.id]) == "hnsw"
+        rows = selectors.search_features(namespace_ids=[target.id], query="target", query_vector=query, mode="vector")
+    selectors.forget_namespace_stats()
+    similarity = mine @ np.asarray(query)
+    ids = dict(Memory.objects.filter(namespace=target).values_list("text", "id"))
+    nearest = {ids[f"target {i}"] for i in np.argsort(-similarity)[:50]}
+    # The vector arm ranks the exact 50 nearest first (what the short walk found besides is kept).
+    assert {r[0] for r in rows if r[3] <= 50} == nearest
+    assert {r[0] for r in rows} <= set(ids.values())
