@@ -111,13 +111,21 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
             f"p50 {sql['p50_ms']} / p95 {sql['p95_ms']} ms |"
         )
         for ef, h in s.get("hnsw", {}).items():
+            if ef == "vector_arm":
+                lines.append(
+                    f"| search's vector arm recall@10 vs exact, {s['namespace_size']} memories "
+                    f"(index walk, completed exactly when short) | {h['recall_at_10']} |"
+                )
+                continue
             lines.append(
                 f"| HNSW recall@10 vs exact, {s['namespace_size']} memories, {ef.replace('_', ' ')} | "
                 f"{h['recall_at_10']} (SQL p50 {h['sql_p50_ms']} ms) |"
             )
         if label == "100k":
             checks["search_p95_100k_c1_ms"] = s["concurrency_1"]["p95_ms"] <= TARGETS["search_p95_100k_c1_ms"]
-            checks["hnsw_recall_100k"] = s["hnsw"]["ef_search_100"]["recall_at_10"] >= TARGETS["hnsw_recall_100k"]
+            # What search gets (its vector arm), where the run measured it; older runs: the index.
+            recall = s["hnsw"].get("vector_arm", s["hnsw"]["ef_search_100"])["recall_at_10"]
+            checks["hnsw_recall_100k"] = recall >= TARGETS["hnsw_recall_100k"]
             if "throughput_ratio_8_to_1" in s:
                 checks["search_c8_to_c1_ratio"] = s["throughput_ratio_8_to_1"] >= TARGETS["search_c8_to_c1_ratio"]
                 checks["search_overhead_ms"] = s["overhead_p50_ms"] <= TARGETS["search_overhead_ms"]
@@ -151,7 +159,8 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
         f"| remember p95 ≤ 40 ms at 10k memories | {verdict(checks['remember_p95_10k_ms'])} |",
         f"| async ingestion ≥ 85% of the batched embedder | {verdict(checks['ingest_ratio'])} |",
         f"| bulk import ≥ 85% of the batched embedder | {verdict(checks['import_ratio'])} |",
-        f"| HNSW recall@10 ≥ 0.95 at 100k (ef_search 100, the default) | {verdict(checks['hnsw_recall_100k'])} |",
+        "| recall@10 ≥ 0.95 at 100k: search's vector arm (HNSW, ef_search 100, completed exactly when short) | "
+        f"{verdict(checks['hnsw_recall_100k'])} |",
         f"| web process RSS ≤ 400 MB with the embedder loaded | {verdict(checks['web_rss_mb'])} |",
         f"| search p95 ≤ 25 ms, 1,000 namespaces of 100, concurrency 1 | "
         f"{verdict(checks['search_p95_small_namespaces_c1_ms'])} |",

@@ -394,15 +394,23 @@ def embedding_text(*, namespace_ids: list[int], query: str) -> str:
     short question is dominated by the name it holds ("When did Tariq get a tattoo?" sat closest
     to "Tariq: Honestly same."): without it the question's content decides. Measured on
     bench/retrieval: vector R@10 0.508 to 0.717. The keyword arm keeps every word (weighted by
-    IDF, a common name weighs little there)."""
+    IDF, a common name weighs little there).
+
+    Only when a word that says something is left: in a namespace of a few templated facts every
+    content word is common, and "prefers afternoon meetings" would be embedded as "the" (stop
+    words have no stemmed word, so they are never common), a vector near nothing the query meant.
+    """
     tokens = query.split()
     if not 2 <= len(tokens) <= 32:  # a long text is not dominated by one name
         return query
     common = common_lexemes(namespace_ids)
     if not common:
         return query
-    kept = [t for t, lexemes in zip(tokens, _lexemes(tokens), strict=True) if not common.intersection(lexemes)]
-    return " ".join(kept) if kept and len(kept) < len(tokens) else query
+    stemmed = _lexemes(tokens)
+    kept = [(t, lexemes) for t, lexemes in zip(tokens, stemmed, strict=True) if not common.intersection(lexemes)]
+    if len(kept) == len(tokens) or not any(lexemes for _, lexemes in kept):
+        return query
+    return " ".join(t for t, _ in kept)
 
 
 def _search_sql(

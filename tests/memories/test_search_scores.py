@@ -171,8 +171,11 @@ def test_an_index_walk_that_comes_back_short_is_completed_exactly():
     crowd = Namespace.objects.create(key="agent:crowd", kind="agent")
     mine, theirs = vectors(60), vectors(1500)
     Memory.objects.bulk_create(
-        [Memory(namespace=target, text=f"target {i}", embedding=v.tolist(), status="ready") for i, v in enumerate(mine)]
-        + [Memory(namespace=crowd, text=f"crowd {i}", embedding=v.tolist(), status="ready") for i, v in enumerate(theirs)]
+        [
+            Memory(namespace=namespace, text=f"{name} {i}", embedding=v.tolist(), status="ready")
+            for namespace, name, vectors_ in ((target, "target", mine), (crowd, "crowd", theirs))
+            for i, v in enumerate(vectors_)
+        ]
     )
     query = theirs[0].tolist()  # the walk starts among the crowd's vectors
     with connection.cursor() as cursor:
@@ -197,3 +200,25 @@ def test_an_index_walk_that_comes_back_short_is_completed_exactly():
     # The vector arm ranks the exact 50 nearest first (what the short walk found besides is kept).
     assert {r[0] for r in rows if r[3] <= 50} == nearest
     assert {r[0] for r in rows} <= set(ids.values())
+
+
+@pytest.mark.parametrize(
+    ("query", "embedded"),
+    [
+        # The speaker's name is in every turn: the question's content decides.
+        ("When did Tariq get a tattoo?", "When did get a tattoo?"),
+        # Every content word is common here: embedding "the" would mean nothing; the whole query.
+        ("Tariq said the thing", "Tariq said the thing"),
+        ("nothing common here", "nothing common here"),
+    ],
+)
+def test_the_query_is_embedded_without_common_words_only_while_content_is_left(query, embedded):
+    ns = Namespace.objects.create(key="agent:chat", kind="agent")
+    Memory.objects.bulk_create(
+        [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
+        + [Memory(namespace=ns, text=f"Maren: honestly same {i}", status="ready") for i in range(40)]
+    )
+    selectors.forget_namespace_stats()
+    assert {"tariq", "said", "thing"} <= selectors.common_lexemes([ns.id])
+    assert selectors.embedding_text(namespace_ids=[ns.id], query=query) == embedded
+    selectors.forget_namespace_stats()
