@@ -178,7 +178,7 @@ vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM 
 # same memory stored in many namespaces: a template every new user gets) has islands the walk
 # cannot leave; measured on the bench table (100 vectors stored 1,000 times each), 5 queries in
 # 200 got no vector candidate at all from a 100k namespace. Decided in the statement: the exact
-# scan runs only when ``ann`` came back short (a one-time filter; 40 ms at 100k when it does).
+# scan runs only when ``ann`` came back short (a one-time filter; 40 to 85 ms at 100k when it does).
 _EXACT_FALLBACK = """
         (SELECT m.id AS memory_id, m.embedding <=> %(q)s::vector AS d
            FROM memories_memory m
@@ -223,7 +223,7 @@ feat AS (SELECT memory_id AS id, NULL::float AS cos, coverage, NULL::bigint AS v
 
 
 # Hybrid ranking: cosine + a · coverage + b · cosine · √coverage (hybrid_ranking()). Chosen on
-# bench/retrieval (docs/benchmarks.md, "Fusion, third round"): the square root lets a partial
+# bench/retrieval (docs/benchmarks.md, "Third round"): the square root lets a partial
 # match of a rare word count (an open-domain question shares one word with its evidence: R@10
 # 0.441 → 0.474), and scaling it by the cosine keeps a match on words alone (the other
 # speaker's name in an adversarial question) from outranking what the meaning found, so no

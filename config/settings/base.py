@@ -109,7 +109,7 @@ def _connection_settings(database: dict) -> dict:
     # No parallel workers for Mnemo's own statements: they are short, and starting a worker
     # process costs more than it saves on 2 cores; worse, PostgreSQL starts them for a plan
     # branch even when a one-time filter above it then skips the branch (search's exact
-    # fallback, _EXACT_FALLBACK in memories/selectors.py: search p95 at 100k 8 → 25 ms with them).
+    # fallback, _EXACT_FALLBACK in memories/selectors.py): in-process search p95 at 100k 25 ms, 21 without.
     options["options"] = (
         f"-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search={MNEMO_HNSW_EF_SEARCH}"
         " -c max_parallel_workers_per_gather=0"
@@ -245,7 +245,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Messages a worker holds per task thread. One more than the running task: the database broker
 # is polled (every MNEMO_BROKER_POLL_SECONDS while the worker is full), so with one per thread a
 # finished task's thread waited for the next poll; with two the next message is already here.
-# Worker-only ingestion 470 → 570 memories/s on 2 cores (docs/benchmarks.md). A message held by
+# Worker-only ingestion 465 → 556 memories/s on 2 cores (docs/benchmarks.md). A message held by
 # a worker that is SIGKILLed is gone from the broker; its memories are still queued and the
 # sweeper sends them again (SIGTERM gives held messages back).
 CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("MNEMO_WORKER_PREFETCH", default=2)
@@ -253,7 +253,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("MNEMO_WORKER_PREFETCH", default=2)
 # each task embeds on one onnxruntime thread (config/celery.py): while one task's batch is being
 # written (PostgreSQL inserting its vectors into the HNSW index: a core's work, 1 ms per memory)
 # the other task embeds. With one task at a time (the solo pool, the embedder on every core) the
-# cores took turns: worker-only ingestion 322 → 470 memories/s on 2 cores (docs/benchmarks.md).
+# cores took turns: worker-only ingestion 322 → 465 memories/s on 2 cores (docs/benchmarks.md).
 CELERY_WORKER_POOL = env("MNEMO_WORKER_POOL", default="threads")
 CELERY_WORKER_CONCURRENCY = env.int("MNEMO_WORKER_CONCURRENCY", default=os.cpu_count() or 1)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
