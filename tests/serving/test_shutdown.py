@@ -32,9 +32,17 @@ def test_a_signal_to_make_run_stops_web_worker_and_database(tmp_path, signum):
         stack.stop()
 
 
+def _default_signals() -> None:
+    # Started as a shell or a supervisor starts a command: SIGHUP at its default. A suite run
+    # under nohup would otherwise hand down "ignore SIGHUP", which the command rightly keeps.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def _spawn(argv: list[str], data_dir, log, **extra) -> subprocess.Popen:
     env = user_env(data_dir, DJANGO_SETTINGS_MODULE="config.settings.local", **extra)
-    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, preexec_fn=_default_signals
+    )
 
 
 def test_sigterm_to_gunicorn_stops_the_database(tmp_path):
