@@ -618,16 +618,17 @@ def hnsw_recall(key: str, queries: int = 50, k: int = 10) -> dict[str, Any]:
     return result
 
 
-def search_sql_alone(key: str, queries: int = 100) -> dict[str, float]:
-    """The hybrid search statement alone: the query vectors are computed beforehand."""
+def search_sql_alone(key: str, texts: list[str]) -> dict[str, float]:
+    """The hybrid search statement alone, for the queries the HTTP calls sent: the query vectors
+    are computed beforehand, as the web process embeds them (``embedding_text``)."""
     from memories.embedding import embed_texts
     from memories.models import Namespace
-    from memories.selectors import search_memories
+    from memories.selectors import embedding_text, search_memories
 
     ns = Namespace.objects.get(key=key)
-    texts = corpus(queries, seed=77)
+    vectors = embed_texts([embedding_text(namespace_ids=[ns.id], query=text) for text in texts])
     ms = []
-    for text, vector in zip(texts, embed_texts(texts), strict=True):
+    for text, vector in zip(texts, vectors, strict=True):
         started = time.perf_counter()
         search_memories(namespace_ids=[ns.id], query=text, limit=5, query_vector=vector)
         ms.append((time.perf_counter() - started) * 1000)
@@ -694,7 +695,7 @@ def bench_search(env: Env, scale: dict[str, int], key_10k: str) -> dict[str, Any
         _timed_calls(port, token, calls, 8)
         c1 = _timed_calls(port, token, calls, 1)
         c8 = _timed_calls(port, token, calls, 8)
-        sql = search_sql_alone(keys[0])
+        sql = search_sql_alone(keys[0], [body["query"] for _, _, body in calls[:100]])
         result[label] = {
             "namespace_size": _count(keys[0]),
             "namespaces": len(keys) if label != "small_namespaces" else scale["small_namespaces"],
