@@ -189,11 +189,10 @@ def test_an_index_walk_that_comes_back_short_is_completed_exactly():
             [target.id, selectors._vector_literal(query)],
         )
         assert cursor.fetchone()[0] < 50  # the premise: the index alone comes back short
-    selectors.forget_namespace_stats()
+    # Nothing was counted about these namespaces yet (the suite forgets before each test).
     with override_settings(MNEMO_SEARCH_EXACT_MAX=0, MNEMO_SEARCH_CANDIDATES=50):
         assert selectors.search_plan([target.id]) == "hnsw"
         rows = selectors.search_features(namespace_ids=[target.id], query="target", query_vector=query, mode="vector")
-    selectors.forget_namespace_stats()
     similarity = mine @ np.asarray(query)
     ids = dict(Memory.objects.filter(namespace=target).values_list("text", "id"))
     nearest = {ids[f"target {i}"] for i in np.argsort(-similarity)[:50]}
@@ -218,7 +217,5 @@ def test_the_query_is_embedded_without_common_words_only_while_content_is_left(q
         [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
         + [Memory(namespace=ns, text=f"Maren: honestly same {i}", status="ready") for i in range(40)]
     )
-    selectors.forget_namespace_stats()
     assert {"tariq", "said", "thing"} <= selectors.common_lexemes([ns.id])
     assert selectors.embedding_text(namespace_ids=[ns.id], query=query) == embedded
-    selectors.forget_namespace_stats()
