@@ -124,6 +124,8 @@ class Memory(models.Model):
                 opclasses=["vector_cosine_ops"],
             ),
             models.Index(fields=["namespace", "status"], name="memory_ns_status"),
+            # Counting a namespace's live memories (the namespace list) reads this index alone.
+            models.Index(fields=["namespace"], condition=Q(forgotten_at__isnull=True), name="memory_ns_live"),
         ]
 
     def __str__(self) -> str:

@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from core.replica import reads_from_replica
 from memories.embedding import embed_texts
@@ -647,15 +648,27 @@ def duplicate_clusters(
 
 def namespaces_for(*, user: Any) -> QuerySet[Namespace]:
     """The namespaces ``user`` may read (their own made if missing), with ``can_write`` and the
-    count of live memories."""
+    count of live memories.
+
+    Each namespace's count is its own subquery over the live-memory index (``memory_ns_live``,
+    read without the table once vacuumed): a join of every memory grouped by namespace sorted
+    the whole table's rows with the namespaces' columns, 290 ms for 1,000 namespaces of 200k
+    memories (docs/benchmarks.md)."""
     from memories import permissions
 
     permissions.ensure_user_namespace(user)
     writable = permissions.visible_namespaces(user, permissions.WRITE).values("id")
+    live = (
+        Memory.objects.filter(namespace=OuterRef("pk"), forgotten_at__isnull=True)
+        .order_by()
+        .values("namespace")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
     return (
         permissions.visible_namespaces(user)
         .select_related("owner")
-        .annotate(memory_count=Count("memories", filter=Q(memories__forgotten_at__isnull=True)))
+        .annotate(memory_count=Coalesce(Subquery(live, output_field=IntegerField()), Value(0)))
         .annotate(can_write=Q(id__in=writable))
         .order_by("key")
     )
