@@ -101,6 +101,16 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
                 f"| search, {shape}: throughput at concurrency 8 / concurrency 1; overhead p50 "
                 f"(HTTP − embedding − SQL) | {s['throughput_ratio_8_to_1']}×; {s['overhead_p50_ms']} ms |"
             )
+        split = s.get("concurrency_1", {}).get("server_timing")
+        if split:  # runs with Server-Timing: each request's own phases
+            lines.append(
+                f"| search, {shape}, concurrency 1, per request (Server-Timing), p50 | "
+                f"embedding {split['embed_p50_ms']}, search SQL {split['search_sql_p50_ms']} "
+                f"(p95 {split['search_sql_p95_ms']}), other SQL {split['other_sql_p50_ms']}, "
+                f"rest of Django {split['in_django_overhead_p50_ms'] - split['other_sql_p50_ms']:.2f}, "
+                f"outside Django {split['outside_django_p50_ms']} ms; overhead {split['overhead_p50_ms']} "
+                f"/ p95 {split['overhead_p95_ms']} ms |"
+            )
         if label == "small_namespaces":
             checks["search_p95_small_namespaces_c1_ms"] = (
                 s["concurrency_1"]["p95_ms"] <= TARGETS["search_p95_small_namespaces_c1_ms"]

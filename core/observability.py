@@ -21,6 +21,8 @@ from typing import Any
 from prometheus_client import Counter, Histogram
 
 request_id: ContextVar[str | None] = ContextVar("mnemo_request_id", default=None)
+#: Seconds spent per phase in the current request (``MNEMO_SERVER_TIMING``), or None when off.
+request_timings: ContextVar[dict[str, float] | None] = ContextVar("mnemo_request_timings", default=None)
 
 # Buckets from 1 ms to 10 s: search is a few ms to tens of ms; remember and embeddings longer.
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -50,14 +52,25 @@ TASKS = Counter(
 )
 
 
+def add_timing(phase: str, seconds: float) -> None:
+    """Count ``seconds`` to ``phase`` of the current request's Server-Timing (when it is on)."""
+    timings = request_timings.get()
+    if timings is not None:
+        timings[phase] = timings.get(phase, 0.0) + seconds
+
+
 @contextmanager
-def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
-    """Observe the block's duration (also when it raises)."""
+def timed(histogram: Histogram, phase: str | None = None, **labels: str) -> Iterator[None]:
+    """Observe the block's duration (also when it raises); with ``phase``, count it to the
+    request's Server-Timing as well."""
     started = time.perf_counter()
     try:
         yield
     finally:
-        histogram.labels(**labels).observe(time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        histogram.labels(**labels).observe(seconds)
+        if phase is not None:
+            add_timing(phase, seconds)
 
 
 def batch_label(size: int) -> str:

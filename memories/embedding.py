@@ -214,7 +214,7 @@ def embed_with_windows(
     embedder = embedder or get_embedder()
     windowed = getattr(embedder, "embed_windows", None)
     try:
-        with timed(EMBED_SECONDS, batch=batch_label(len(texts))):
+        with timed(EMBED_SECONDS, "embed", batch=batch_label(len(texts))):
             result = windowed(list(texts)) if windowed else [(vector, []) for vector in embedder.embed(list(texts))]
     except EmbedderUnavailable:
         raise
@@ -229,7 +229,7 @@ def embed_texts(texts: Sequence[str]) -> list[list[float]]:
     """Embed with the configured backend; any backend failure becomes ``EmbedderUnavailable``."""
     embedder = get_embedder()
     try:
-        with timed(EMBED_SECONDS, batch=batch_label(len(texts))):
+        with timed(EMBED_SECONDS, "embed", batch=batch_label(len(texts))):
             vectors = embedder.embed(list(texts))
     except EmbedderUnavailable:
         raise

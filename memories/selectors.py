@@ -11,19 +11,48 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections, router
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from core.observability import add_timing
 from core.replica import reads_from_replica
 from memories.embedding import embed_texts
 from memories.latency import timed_search
 from memories.models import Memory, MemoryEvent, Namespace
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
-_RESULT_COLUMNS = ", ".join(
-    f"m.{f.column}" for f in Memory._meta.concrete_fields if f.column not in {"embedding", "search_vector"}
-)
+#: The memory columns a search returns: all but the vector and the tsvector, which nobody reads.
+_RESULT_FIELDS = tuple(f for f in Memory._meta.concrete_fields if f.column not in {"embedding", "search_vector"})
+_RESULT_COLUMNS = ", ".join(f"m.{f.column}" for f in _RESULT_FIELDS)
+_RESULT_ATTNAMES = frozenset(f.attname for f in _RESULT_FIELDS)
+_result_converters: dict[str, list[tuple[int, list[Callable[..., Any]], Any]]] = {}
+
+
+def _memories_from_rows(alias: str, rows: list[tuple[Any, ...]]) -> list[Memory]:
+    """Memories from rows that start with ``_RESULT_COLUMNS``, as ``Memory.objects.raw`` would
+    make them (the fields' and the backend's converters applied, the two columns left out
+    deferred), with the converters found once per database instead of on every call: the raw
+    queryset's per-call column matching cost a search about 1 ms (bench/profile_search.py)."""
+    conn = connections[alias]
+    converters = _result_converters.get(conn.vendor)
+    if converters is None:
+        converters = []
+        for index, f in enumerate(_RESULT_FIELDS):
+            col = f.get_col(Memory._meta.db_table)
+            found = [*conn.ops.get_db_converters(col), *col.get_db_converters(conn)]
+            if found:
+                converters.append((index, found, col))
+        _result_converters[conn.vendor] = converters
+    width = len(_RESULT_FIELDS)
+    memories = []
+    for row in rows:
+        values = list(row[:width])
+        for index, funcs, col in converters:
+            for func in funcs:
+                values[index] = func(values[index], col, conn)
+        memories.append(Memory.from_db(alias, _RESULT_ATTNAMES, values))
+    return memories
 
 
 @dataclass(frozen=True)
@@ -500,10 +529,15 @@ def search_memories(
         f"SELECT {_RESULT_COLUMNS}, top.score, top.cos, top.coverage "
         "FROM top JOIN memories_memory m ON m.id = top.id ORDER BY top.score DESC, m.id"
     )
+    alias = router.db_for_read(Memory)  # the replica inside reads_from_replica, when healthy
+    started = time.perf_counter()
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    add_timing("search-sql", time.perf_counter() - started)
     hits = []
-    for m in Memory.objects.raw(sql, params):
-        # Raw queries annotate the rows with the extra columns: score, cos, coverage.
-        score_, cos, coverage = m.score, m.cos, m.coverage  # type: ignore[attr-defined]
+    for m, row in zip(_memories_from_rows(alias, rows), rows, strict=True):
+        score_, cos, coverage = row[-3:]
         hits.append(
             SearchHit(
                 memory=m,

@@ -323,6 +323,10 @@ LOGGING = {
 # "Authorization: Bearer <MNEMO_METRICS_TOKEN>". Everyone else gets 404.
 MNEMO_METRICS_TOKEN = env("MNEMO_METRICS_TOKEN", default="")
 MNEMO_METRICS_ALLOW_NETWORKS: list[str] = env.list("MNEMO_METRICS_ALLOW_NETWORKS", default=["127.0.0.1/32", "::1/128"])
+# A Server-Timing header on every response: the query embedding, the search statement, all SQL
+# and the whole request in ms (what bench/ splits a search's time with). Off by default: it tells
+# any caller how long the server's phases took.
+MNEMO_SERVER_TIMING = env.bool("MNEMO_SERVER_TIMING", default=False)
 
 # Token authentication looks the token up once per this many seconds per process (0: every
 # request). A revoked token stops working within this time.

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.api import StrictSerializer
+from core.api import SharedFieldsOutput, StrictSerializer
 from core.fields import (
     AwareDateTimeField,
     BooleanField,
@@ -167,7 +167,7 @@ class SearchToolInput(SearchInput):
     format = None  # type: ignore[assignment]  # DRF: None removes an inherited field
 
 
-class SearchResultOutput(serializers.Serializer):
+class SearchResultOutput(SharedFieldsOutput):
     id = serializers.IntegerField(source="memory.id")
     text = serializers.CharField(source="memory.text")
     score = serializers.FloatField(

@@ -33,6 +33,11 @@ def test_the_benchmark_harness_runs_end_to_end(tmp_path):
     for size in ("10k", "100k"):
         assert data["search"][size]["concurrency_1"]["errors"] == 0
         assert 0 <= data["search"][size]["hnsw"]["ef_search_100"]["recall_at_10"] <= 1
+        # Every measured search came back with its Server-Timing, and the split adds up.
+        split = data["search"][size]["concurrency_1"]["server_timing"]
+        assert split["n"] == data["search"][size]["concurrency_1"]["n"]
+        assert split["embed_p50_ms"] > 0 and split["search_sql_p50_ms"] > 0 and split["outside_django_p50_ms"] > 0
+        assert data["search"][size]["overhead_p50_ms"] == split["overhead_p50_ms"]
     assert all(step["errors"] == 0 for step in data["load"]["steps"])
     assert data["peak_rss_mb"]["web"] > 0 and data["peak_rss_mb"]["worker"] > 0
     from bench.report import render

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from config.db_router import ReplicaRouter
 from config.observability import metrics, metrics_allowed
@@ -202,3 +203,37 @@ def test_a_threaded_worker_gives_each_task_its_share_of_the_cores(
     _embedder_threads_per_task(sender=_Worker(pool, concurrency))
     share = max(1, (os.cpu_count() or 1) // concurrency)
     assert (share if expected == "share" else 0) == settings.MNEMO_EMBEDDER_THREADS
+
+
+def _server_timing(response) -> dict[str, float]:
+    phases = {}
+    for part in response["Server-Timing"].split(","):
+        name, _, dur = part.strip().partition(";dur=")
+        phases[name] = float(dur)
+    return phases
+
+
+@pytest.mark.django_db
+def test_server_timing_splits_a_search_into_its_phases(user):
+    from memories import services
+    from memories.permissions import ensure_user_namespace
+
+    services.add_memory(
+        actor=user, namespace=ensure_user_namespace(user), content="Likes green tea in the morning.", run_async=False
+    )
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    with override_settings(MNEMO_SERVER_TIMING=True):
+        search = client.post("/api/v1/memories/search", {"query": "what tea"}, format="json")
+        whoami = client.get("/api/v1/whoami")
+    assert search.status_code == 200 and search.json()["results"], search.content
+    phases = _server_timing(search)
+    assert set(phases) == {"embed", "search-sql", "db", "total"}
+    # The search statement is one of the request's statements; every phase is inside the request.
+    assert 0 < phases["search-sql"] <= phases["db"] < phases["total"]
+    assert 0 < phases["embed"] < phases["total"]
+    assert phases["embed"] + phases["db"] <= phases["total"]
+    # A request that neither embeds nor searches shows only its SQL and its total.
+    assert set(_server_timing(whoami)) == {"db", "total"}
+    with override_settings(MNEMO_SERVER_TIMING=False):
+        assert "Server-Timing" not in client.post("/api/v1/memories/search", {"query": "tea"}, format="json")
