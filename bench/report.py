@@ -197,7 +197,10 @@ def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
     for path in files:
         data = json.loads(path.read_text())
         sections = [k for k in data if k not in {"machine", "scale", "repeats"}]
-        sources.append(f"`{path.name}` (commit {data['machine']['commit']}: {', '.join(sections)})")
+        # The embedder's speed tells the machines apart (they differ by up to 6x between sessions).
+        ceiling = data.get("embedder", {}).get("batch64_texts_per_s")
+        on = f"; batched embedder {ceiling} texts/s" if ceiling else ""
+        sources.append(f"`{path.name}` (commit {data['machine']['commit']}{on}: {', '.join(sections)})")
         if not merged:
             merged = data
             continue

@@ -262,3 +262,29 @@ def test_words_in_most_memories_are_left_out_of_the_keyword_side(user, ns):
     assert search_memories(namespace_ids=[ns.id], query="meeting", limit=3, mode="keyword") == []
     hits = search_memories(namespace_ids=[ns.id], query="meeting PLAT-4471", limit=3, mode="keyword")
     assert [h.memory.id for h in hits] == [ticket.id]
+
+
+def test_a_hit_is_the_stored_memory_field_for_field(user, ns):
+    """Search builds its memories from its own rows (selectors._memories_from_rows): every field
+    it loads has the value and the type the ORM gives, and the vector is left deferred."""
+    stored = services.add_memory(
+        actor=user,
+        namespace=ns,
+        content="Keeps a sourdough starter named Clint in the fridge",
+        metadata={"kind": "hobby", "since": 2019, "nested": {"a": [1, 2]}},
+        run_async=False,
+    )
+    Memory.objects.filter(pk=stored.pk).update(
+        expires_at=timezone.now() + timedelta(days=3), tags=["baking", "home"], importance=0.75
+    )
+    [hit] = search_memories(namespace_ids=[ns.id], query="sourdough starter", limit=1)
+    expected = Memory.objects.get(pk=stored.pk)
+    loaded = hit.memory
+    assert loaded.get_deferred_fields() == {"embedding", "search_vector"}
+    for field in Memory._meta.concrete_fields:
+        if field.attname in {"embedding", "search_vector"}:
+            continue
+        got, want = getattr(loaded, field.attname), getattr(expected, field.attname)
+        assert got == want and type(got) is type(want), field.name
+    assert loaded.metadata["nested"] == {"a": [1, 2]} and loaded.expires_at.tzinfo is not None
+    assert loaded._state.adding is False and loaded._state.db == "default"
