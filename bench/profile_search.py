@@ -13,10 +13,8 @@ pyinstrument call tree of the "on" run.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,17 +28,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "profile-search.txt"))
     args = parser.parse_args()
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"
-    os.environ["DJANGO_DEBUG"] = "false"
-    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
-    os.environ["MNEMO_LOG_LEVEL"] = "WARNING"
-    os.environ["MNEMO_ACCESS_LOG"] = "false"
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.setdefault("MNEMO_DATA_DIR", tempfile.mkdtemp(prefix="mnemo-profile-"))
-    import django
+    from bench.standalone import setup_django
 
-    django.setup()
-    from django.core.management import call_command
+    setup_django("mnemo-profile-", DJANGO_DEBUG="false", DJANGO_ALLOWED_HOSTS="testserver")
     from django.db import connection
     from django.test import Client, override_settings
     from pyinstrument import Profiler
@@ -52,7 +42,6 @@ def main() -> None:
     from memories.permissions import ensure_user_namespace
     from tests.factories import UserFactory
 
-    call_command("migrate", verbosity=0)
     user = UserFactory()
     token = Token.objects.get_or_create(user=user)[0].key
     namespace: Namespace = ensure_user_namespace(user)

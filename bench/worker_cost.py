@@ -23,7 +23,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,15 +35,10 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=20_000, help="vectors already in the table")
     parser.add_argument("--memories", type=int, default=640, help="memories embedded and written")
     args = parser.parse_args()
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"
-    os.environ["MNEMO_LOG_LEVEL"] = "WARNING"
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.setdefault("MNEMO_DATA_DIR", tempfile.mkdtemp(prefix="mnemo-worker-cost-"))
-    import django
+    from bench.standalone import setup_django
 
-    django.setup()
+    setup_django("mnemo-worker-cost-")
     import numpy as np
-    from django.core.management import call_command
     from django.db import connection
 
     from bench.run import corpus
@@ -52,7 +46,6 @@ def main() -> None:
     from memories.models import Memory, Namespace
     from memories.services import write_embeddings
 
-    call_command("migrate", verbosity=0)
     cores = os.cpu_count() or 1
     texts = corpus(args.memories, seed=900)
     batch = 64
