@@ -273,18 +273,10 @@ class Client:
             self.server_timing = {}
             return 599, None, (time.perf_counter() - started) * 1000
         ms = (time.perf_counter() - started) * 1000
+        from core.observability import parse_server_timing  # the server's own format
+
         self.server_timing = parse_server_timing(response.getheader("Server-Timing") or "")
         return response.status, data, ms
-
-
-def parse_server_timing(header: str) -> dict[str, float]:
-    """``embed;dur=5.9, total;dur=20.1`` -> {"embed": 5.9, "total": 20.1}."""
-    phases = {}
-    for part in header.split(","):
-        name, _, dur = part.strip().partition(";dur=")
-        if name and dur:
-            phases[name] = float(dur)
-    return phases
 
 
 def split_search_time(rows: list[tuple[float, dict[str, float]]]) -> dict[str, float] | None:

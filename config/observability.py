@@ -18,7 +18,7 @@ from django.db import connections
 from django.http import HttpRequest, HttpResponse
 
 from core.errors import error_body
-from core.observability import HTTP_REQUEST_SECONDS, add_timing, request_id, request_timings
+from core.observability import HTTP_REQUEST_SECONDS, add_timing, request_id, request_timings, server_timing_header
 
 access_logger = logging.getLogger("mnemo.access")
 
@@ -99,12 +99,6 @@ def _start_server_timing(stack: ExitStack) -> dict[str, float]:
     for alias in settings.DATABASES:
         stack.enter_context(connections[alias].execute_wrapper(timed_sql))
     return timings
-
-
-def server_timing_header(timings: dict[str, float], total: float) -> str:
-    """``embed;dur=5.91, search-sql;dur=7.68, db;dur=9.12, total;dur=21.03`` (milliseconds)."""
-    parts = [f"{phase};dur={seconds * 1000:.2f}" for phase, seconds in sorted(timings.items())]
-    return ", ".join([*parts, f"total;dur={total * 1000:.2f}"])
 
 
 # --- /metrics ------------------------------------------------------------------------------------

@@ -59,6 +59,22 @@ def add_timing(phase: str, seconds: float) -> None:
         timings[phase] = timings.get(phase, 0.0) + seconds
 
 
+def server_timing_header(timings: dict[str, float], total: float) -> str:
+    """``embed;dur=5.91, search-sql;dur=7.68, db;dur=9.12, total;dur=21.03`` (milliseconds)."""
+    parts = [f"{phase};dur={seconds * 1000:.2f}" for phase, seconds in sorted(timings.items())]
+    return ", ".join([*parts, f"total;dur={total * 1000:.2f}"])
+
+
+def parse_server_timing(header: str) -> dict[str, float]:
+    """The phases of a :func:`server_timing_header` in ms: ``{"embed": 5.91, "total": 21.03}``."""
+    phases = {}
+    for part in header.split(","):
+        name, _, dur = part.strip().partition(";dur=")
+        if name and dur:
+            phases[name] = float(dur)
+    return phases
+
+
 @contextmanager
 def timed(histogram: Histogram, phase: str | None = None, **labels: str) -> Iterator[None]:
     """Observe the block's duration (also when it raises); with ``phase``, count it to the

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from config.db_router import ReplicaRouter
 from config.observability import metrics, metrics_allowed
 from core import authentication
-from core.observability import JsonFormatter, RequestIdFilter, request_id
+from core.observability import JsonFormatter, RequestIdFilter, parse_server_timing, request_id
 from memories.models import Memory
 
 
@@ -205,14 +205,6 @@ def test_a_threaded_worker_gives_each_task_its_share_of_the_cores(
     assert (share if expected == "share" else 0) == settings.MNEMO_EMBEDDER_THREADS
 
 
-def _server_timing(response) -> dict[str, float]:
-    phases = {}
-    for part in response["Server-Timing"].split(","):
-        name, _, dur = part.strip().partition(";dur=")
-        phases[name] = float(dur)
-    return phases
-
-
 @pytest.mark.django_db
 def test_server_timing_splits_a_search_into_its_phases(user):
     from memories import services
@@ -227,13 +219,13 @@ def test_server_timing_splits_a_search_into_its_phases(user):
         search = client.post("/api/v1/memories/search", {"query": "what tea"}, format="json")
         whoami = client.get("/api/v1/whoami")
     assert search.status_code == 200 and search.json()["results"], search.content
-    phases = _server_timing(search)
+    phases = parse_server_timing(search["Server-Timing"])
     assert set(phases) == {"embed", "search-sql", "db", "total"}
     # The search statement is one of the request's statements; every phase is inside the request.
     assert 0 < phases["search-sql"] <= phases["db"] < phases["total"]
     assert 0 < phases["embed"] < phases["total"]
     assert phases["embed"] + phases["db"] <= phases["total"]
     # A request that neither embeds nor searches shows only its SQL and its total.
-    assert set(_server_timing(whoami)) == {"db", "total"}
+    assert set(parse_server_timing(whoami["Server-Timing"])) == {"db", "total"}
     with override_settings(MNEMO_SERVER_TIMING=False):
         assert "Server-Timing" not in client.post("/api/v1/memories/search", {"query": "tea"}, format="json")
