@@ -81,6 +81,11 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
     if "embed_alone" in search:
         e = search["embed_alone"]
         lines.append(f"| query embedding alone | p50 {e['p50_ms']} / p95 {e['p95_ms']} ms |")
+    for a in search.get("namespace_indexes", []):
+        lines.append(
+            f"| namespace index built before measuring: {a['kind']} {a['index']} ({a['memories']} memories) | "
+            f"{a['seconds']:.1f} s |"
+        )
     for label, s in search.items():
         if not isinstance(s, dict) or "concurrency_1" not in s:
             continue
@@ -116,8 +121,9 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
                 s["concurrency_1"]["p95_ms"] <= TARGETS["search_p95_small_namespaces_c1_ms"]
             )
         sql = s["sql_alone"]
+        plan = f", vector plan {s['vector_plan']}" if "vector_plan" in s else ""
         lines.append(
-            f"| search SQL alone (query vector given), {s['namespace_size']} memories | "
+            f"| search SQL alone (query vector given), {s['namespace_size']} memories{plan} | "
             f"p50 {sql['p50_ms']} / p95 {sql['p95_ms']} ms |"
         )
         for ef, h in s.get("hnsw", {}).items():

@@ -8,6 +8,7 @@ only what is still there, and import skips lines whose event id it already impor
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
@@ -454,3 +455,114 @@ def namespace_stats() -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+# --- indexes of large namespaces ------------------------------------------------------------------
+
+# An index build holds this advisory lock: beat's run and a manual one never build the same
+# index twice at once (the second one finds the lock taken and does nothing).
+_INDEX_LOCK = 7_384_001
+
+
+@dataclass(frozen=True)
+class IndexAction:
+    """One change to the namespaces' own HNSW indexes (selectors.OWN_INDEX_PREFIX)."""
+
+    kind: str  # "create", "rebuild" (an invalid one left by an interrupted build) or "drop"
+    index: str
+    namespace_id: int
+    memories: int
+    seconds: float = 0.0
+
+    def describe(self) -> str:
+        took = f" in {self.seconds:.1f} s" if self.seconds else ""
+        return f"{self.kind} {self.index} (namespace {self.namespace_id}, {self.memories:,} live memories){took}"
+
+
+def namespace_index_plan() -> list[IndexAction]:
+    """What index_namespaces would do now: an index for each namespace of at least
+    MNEMO_NAMESPACE_INDEX_MIN_MEMORIES live memories that lacks one, a rebuild of any invalid one
+    still wanted, and a drop of those whose namespace fell below half of that (or is gone)."""
+    from memories.selectors import OWN_INDEX_PREFIX, own_index_name
+
+    threshold = settings.MNEMO_NAMESPACE_INDEX_MIN_MEMORIES
+    sizes: dict[int, int] = {}
+    if threshold > 0:
+        rows = (
+            Memory.objects.filter(status=Memory.Status.READY, forgotten_at__isnull=True)
+            .values("namespace_id")
+            .annotate(n=Count("id"))
+            .filter(n__gte=max(1, threshold // 2))
+        )
+        sizes = {row["namespace_id"]: row["n"] for row in rows}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, i.indisvalid AND i.indisready FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "WHERE i.indrelid = 'memories_memory'::regclass AND starts_with(c.relname, %s)",
+            [OWN_INDEX_PREFIX],
+        )
+        existing = {
+            int(name[len(OWN_INDEX_PREFIX) :]): valid
+            for name, valid in cursor.fetchall()
+            if name[len(OWN_INDEX_PREFIX) :].isdigit()
+        }
+    actions = []
+    for namespace_id, valid in sorted(existing.items()):
+        kept = namespace_id in sizes
+        kind = "drop" if not kept else ("rebuild" if not valid else "")
+        if kind:
+            actions.append(IndexAction(kind, own_index_name(namespace_id), namespace_id, sizes.get(namespace_id, 0)))
+    for namespace_id, n in sorted(sizes.items()):
+        if n >= threshold and namespace_id not in existing:
+            actions.append(IndexAction("create", own_index_name(namespace_id), namespace_id, n))
+    return actions
+
+
+def _build_index(namespace_id: int) -> None:
+    from memories.selectors import own_index_name, own_index_vector
+
+    # The table's own HNSW index has the same parameters (memories/models.py). CONCURRENTLY:
+    # writes to the namespace go on while it is built; search uses it once it is valid.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('maintenance_work_mem', %s, false)", [settings.MNEMO_INDEX_BUILD_MEMORY])
+        try:
+            cursor.execute(
+                f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {own_index_name(namespace_id)} ON memories_memory "
+                f"USING hnsw (({own_index_vector()}) vector_cosine_ops) WITH (m = 16, ef_construction = 64) "
+                f"WHERE namespace_id = {int(namespace_id)} AND forgotten_at IS NULL"
+            )
+        finally:
+            cursor.execute("RESET maintenance_work_mem")  # a pooled connection goes back as it came
+
+
+def maintain_namespace_indexes(*, dry_run: bool = False, report: Any = None) -> list[IndexAction] | None:
+    """Carry out namespace_index_plan(), one index at a time, each action reported (``report``)
+    as it finishes. None when another run holds the lock (nothing done)."""
+    from memories.selectors import forget_namespace_stats, own_index_name
+
+    if dry_run:
+        return namespace_index_plan()
+    if connection.in_atomic_block:
+        raise MnemoError("namespace indexes are built outside a transaction (CREATE INDEX CONCURRENTLY)")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_INDEX_LOCK])
+        if not cursor.fetchone()[0]:
+            return None
+    done = []
+    try:
+        for action in namespace_index_plan():
+            started = time.monotonic()
+            if action.kind in ("drop", "rebuild"):
+                with connection.cursor() as cursor:
+                    cursor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {own_index_name(action.namespace_id)}")
+            if action.kind in ("create", "rebuild"):
+                _build_index(action.namespace_id)
+            finished = IndexAction(**{**action.__dict__, "seconds": time.monotonic() - started})
+            done.append(finished)
+            if report is not None:
+                report(finished)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [_INDEX_LOCK])
+        forget_namespace_stats()  # this process searches with the new indexes at once; others within a minute
+    return done

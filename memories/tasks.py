@@ -39,3 +39,13 @@ def embed_memories(self, ids: list[int]) -> int:
 def requeue_stale_memories() -> int:
     """Beat's sweeper: resend memories that stayed queued too long (a lost message loses nothing)."""
     return services.requeue_stale_memories()
+
+
+@shared_task(name="memories.tasks.index_namespaces", ignore_result=True)
+def index_namespaces() -> int:
+    """Beat's index keeper: namespaces that grew large get an HNSW index of their own (search of
+    them walks only their rows), those that shrank lose it (memories.ops.maintain_namespace_indexes)."""
+    from memories import ops
+
+    done = ops.maintain_namespace_indexes(report=lambda action: logger.info("namespace index: %s", action.describe()))
+    return len(done or [])

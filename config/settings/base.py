@@ -345,6 +345,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "memories.tasks.requeue_stale_memories",
         "schedule": env.float("MNEMO_SWEEP_INTERVAL_SECONDS", default=60.0),
     },
+    "index-namespaces": {
+        "task": "memories.tasks.index_namespaces",
+        "schedule": env.float("MNEMO_NAMESPACE_INDEX_INTERVAL_SECONDS", default=3600.0),
+    },
 }
 
 # Two memories are near-duplicates when their cosine similarity is at least this (chosen from
@@ -366,6 +370,14 @@ MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.05)
 # Namespaces (the searched ones together) of up to this many memories are searched by comparing
 # every vector (exact and fast at that size); larger ones through the HNSW index.
 MNEMO_SEARCH_EXACT_MAX = env.int("MNEMO_SEARCH_EXACT_MAX", default=5000)
+# A namespace with at least this many live memories gets an HNSW index of its own, so its
+# searches never walk past other namespaces' rows (README "Large namespaces"); it keeps the index
+# while it holds half as many. 0 turns the feature off (and the next run drops such indexes).
+# Built by manage.py index_namespaces and by beat every MNEMO_NAMESPACE_INDEX_INTERVAL_SECONDS.
+MNEMO_NAMESPACE_INDEX_MIN_MEMORIES = env.int("MNEMO_NAMESPACE_INDEX_MIN_MEMORIES", default=10_000)
+# PostgreSQL's maintenance_work_mem while such an index is built (for that statement only): an
+# HNSW graph that fits in it is built much faster than one that does not.
+MNEMO_INDEX_BUILD_MEMORY = env("MNEMO_INDEX_BUILD_MEMORY", default="512MB")
 # The keyword side takes at most this many full-text matches per query word: a word found in
 # thousands of memories says little, and ranking all of them is what makes full text slow. Rare
 # words (codes, names), the keyword side's real job, match fewer and all come.
