@@ -83,6 +83,23 @@ def _fresh_namespace_stats() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_session_outlives_the_run(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """Before the test database is dropped, end the sessions this run's threads left open.
+
+    A full run ended with "database test_mnemo is being accessed by other users": one idle
+    session, opened at the end of a worker test and last used by a flush, held by a thread of
+    this process that outlives the tests (a ``ThreadPoolExecutor`` worker; Django's connections
+    are per thread, and pytest-django closes only the main thread's). Subprocesses are stopped
+    by their fixtures; this ends what is left, after the last test, so nothing else sees it."""
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture
 def user(db):
     return UserFactory()
