@@ -483,7 +483,7 @@ def namespace_index_plan() -> list[IndexAction]:
     """What index_namespaces would do now: an index for each namespace of at least
     MNEMO_NAMESPACE_INDEX_MIN_MEMORIES live memories that lacks one, a rebuild of any invalid one
     still wanted, and a drop of those whose namespace fell below half of that (or is gone)."""
-    from memories.selectors import OWN_INDEX_PREFIX, own_index_name
+    from memories.selectors import own_index_name, own_indexes
 
     threshold = settings.MNEMO_NAMESPACE_INDEX_MIN_MEMORIES
     sizes: dict[int, int] = {}
@@ -495,17 +495,7 @@ def namespace_index_plan() -> list[IndexAction]:
             .filter(n__gte=max(1, threshold // 2))
         )
         sizes = {row["namespace_id"]: row["n"] for row in rows}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.relname, i.indisvalid AND i.indisready FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-            "WHERE i.indrelid = 'memories_memory'::regclass AND starts_with(c.relname, %s)",
-            [OWN_INDEX_PREFIX],
-        )
-        existing = {
-            int(name[len(OWN_INDEX_PREFIX) :]): valid
-            for name, valid in cursor.fetchall()
-            if name[len(OWN_INDEX_PREFIX) :].isdigit()
-        }
+    existing = own_indexes()
     actions = []
     for namespace_id, valid in sorted(existing.items()):
         kept = namespace_id in sizes

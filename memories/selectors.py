@@ -377,23 +377,24 @@ def own_index_name(namespace_id: int) -> str:
     return f"{OWN_INDEX_PREFIX}{int(namespace_id)}"
 
 
+def own_indexes() -> dict[int, bool]:
+    """Every namespace index in the catalog: namespace id -> usable (built and valid; an
+    interrupted concurrent build leaves an invalid one, which PostgreSQL does not use)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, i.indisvalid AND i.indisready FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "WHERE i.indrelid = 'memories_memory'::regclass AND starts_with(c.relname, %s)",
+            [OWN_INDEX_PREFIX],
+        )
+        named = ((name[len(OWN_INDEX_PREFIX) :], valid) for name, valid in cursor.fetchall())
+        return {int(suffix): valid for suffix, valid in named if suffix.isdigit()}
+
+
 def namespaces_with_own_index() -> frozenset[int]:
-    """Namespaces whose own HNSW index is built and valid (an interrupted concurrent build leaves
-    an invalid one, which PostgreSQL does not use and neither does search), read from the
-    catalog once a minute per process."""
-
-    def read() -> frozenset[int]:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                "WHERE i.indrelid = 'memories_memory'::regclass AND i.indisvalid AND i.indisready "
-                "AND starts_with(c.relname, %s)",
-                [OWN_INDEX_PREFIX],
-            )
-            suffixes = (name[len(OWN_INDEX_PREFIX) :] for (name,) in cursor.fetchall())
-            return frozenset(int(suffix) for suffix in suffixes if suffix.isdigit())
-
-    return _counted(("own indexes",), read)
+    """Namespaces whose own HNSW index is usable (own_indexes()), read once a minute per process."""
+    return _counted(
+        ("own indexes",), lambda: frozenset(namespace_id for namespace_id, ok in own_indexes().items() if ok)
+    )
 
 
 def search_plan(namespace_ids: list[int]) -> Literal["exact", "own", "hnsw"]:
