@@ -7,8 +7,8 @@ run a little Python. This measures, in its own embedded PostgreSQL:
 - the embedding's CPU time per memory on one onnxruntime thread (what each of the worker's task
   threads uses) and the batched embedder on all cores (the target's ceiling), on the bench corpus;
 - the write (``services.write_embeddings``: one UPDATE with the vectors, the HNSW insertions)
-  per memory, into a table that already holds ``--rows`` vectors, and the same rows written
-  without a vector (what the index costs);
+  per memory, into a table that already holds ``--rows`` vectors, the same rows written
+  without a vector (what the index costs), and with the namespace's own HNSW index as well;
 
 and prints the most a worker can do on ``os.cpu_count()`` fully busy cores, as a share of the
 ceiling.
@@ -100,6 +100,15 @@ def main() -> None:
 
     with_index = write_ms(True)
     without = write_ms(False)
+    # The same namespace with an HNSW index of its own too (a large namespace: README "Large
+    # namespaces"): each vector then goes into two graphs.
+    from django.test import override_settings
+
+    from memories import ops
+
+    with override_settings(MNEMO_NAMESPACE_INDEX_MIN_MEMORIES=min(args.rows, 10_000)):
+        built = [action.describe() for action in ops.maintain_namespace_indexes() or []]
+    with_own_index = write_ms(True)
     per_memory = one_cpu_ms + with_index
     most = cores * 1000 / per_memory
     result = {
@@ -109,6 +118,8 @@ def main() -> None:
         "batched_embedder_all_cores_texts_per_s": round(ceiling, 1),
         "write_ms_per_memory_with_vectors": round(with_index, 2),
         "write_ms_per_memory_without_vectors": round(without, 2),
+        "write_ms_per_memory_with_vectors_and_own_index": round(with_own_index, 2),
+        "own_index": built,
         "most_memories_per_s_on_all_cores": round(most, 1),
         "most_as_share_of_ceiling": round(most / ceiling, 3),
         "table_rows": Memory.objects.count(),
