@@ -7,6 +7,7 @@ only what is still there, and import skips lines whose event id it already impor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
@@ -522,7 +523,9 @@ def _build_index(namespace_id: int) -> None:
                 f"WHERE namespace_id = {int(namespace_id)} AND forgotten_at IS NULL"
             )
         finally:
-            cursor.execute("RESET maintenance_work_mem")  # a pooled connection goes back as it came
+            # A pooled connection goes back as it came; on a broken one, the build's error is the news.
+            with contextlib.suppress(DatabaseError):
+                cursor.execute("RESET maintenance_work_mem")
 
 
 def maintain_namespace_indexes(*, dry_run: bool = False, report: Any = None) -> list[IndexAction] | None:
@@ -552,7 +555,8 @@ def maintain_namespace_indexes(*, dry_run: bool = False, report: Any = None) -> 
             if report is not None:
                 report(finished)
     finally:
-        with connection.cursor() as cursor:
+        # A lost connection took its session's lock with it; its error is the one to report.
+        with contextlib.suppress(DatabaseError), connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [_INDEX_LOCK])
         forget_namespace_stats()  # this process searches with the new indexes at once; others within a minute
     return done

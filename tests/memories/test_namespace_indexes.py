@@ -204,3 +204,25 @@ def test_beat_keeps_the_indexes():
     assert index_namespaces() == 1  # the task itself, as the worker runs it
     assert own_indexes() == {f"memory_hnsw_ns_{big.id}": True}
     assert index_namespaces() == 0
+
+
+def test_a_failed_build_is_reported_and_releases_the_lock():
+    from django.core.management.base import CommandError
+
+    big = fill("agent:big", unit_vectors(np.random.default_rng(17), 61))
+    with override_settings(MNEMO_INDEX_BUILD_MEMORY="1kB"), pytest.raises(CommandError, match="database error"):
+        call_command("index_namespaces", stdout=StringIO())  # below PostgreSQL's minimum: refused
+    assert own_indexes() == {}
+    # The lock was given back: another session (a lock is re-entrant within its own) can take it.
+    from django.db import connections
+
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", [ops._INDEX_LOCK])
+            assert cursor.fetchone()[0] is True
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [ops._INDEX_LOCK])
+    finally:
+        other.close()
+    assert [a.kind for a in ops.maintain_namespace_indexes()] == ["create"]
+    assert own_indexes() == {f"memory_hnsw_ns_{big.id}": True}
