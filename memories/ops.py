@@ -29,6 +29,7 @@ from memories import services
 from memories.api.serializers import ImportLineInput, ImportTombstoneInput
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
+from memories.selectors import forget_namespace_stats, own_index_name, own_index_vector, own_indexes
 
 # --- re-embedding ---------------------------------------------------------------------------------
 
@@ -484,8 +485,6 @@ def namespace_index_plan() -> list[IndexAction]:
     """What index_namespaces would do now: an index for each namespace of at least
     MNEMO_NAMESPACE_INDEX_MIN_MEMORIES live memories that lacks one, a rebuild of any invalid one
     still wanted, and a drop of those whose namespace fell below half of that (or is gone)."""
-    from memories.selectors import own_index_name, own_indexes
-
     threshold = settings.MNEMO_NAMESPACE_INDEX_MIN_MEMORIES
     sizes: dict[int, int] = {}
     if threshold > 0:
@@ -510,8 +509,6 @@ def namespace_index_plan() -> list[IndexAction]:
 
 
 def _build_index(namespace_id: int) -> None:
-    from memories.selectors import own_index_name, own_index_vector
-
     # The table's own HNSW index has the same parameters (memories/models.py). CONCURRENTLY:
     # writes to the namespace go on while it is built; search uses it once it is valid.
     with connection.cursor() as cursor:
@@ -528,13 +525,9 @@ def _build_index(namespace_id: int) -> None:
                 cursor.execute("RESET maintenance_work_mem")
 
 
-def maintain_namespace_indexes(*, dry_run: bool = False, report: Any = None) -> list[IndexAction] | None:
+def maintain_namespace_indexes(*, report: Any = None) -> list[IndexAction] | None:
     """Carry out namespace_index_plan(), one index at a time, each action reported (``report``)
     as it finishes. None when another run holds the lock (nothing done)."""
-    from memories.selectors import forget_namespace_stats, own_index_name
-
-    if dry_run:
-        return namespace_index_plan()
     if connection.in_atomic_block:
         raise MnemoError("namespace indexes are built outside a transaction (CREATE INDEX CONCURRENTLY)")
     with connection.cursor() as cursor:

@@ -27,7 +27,7 @@ class Command(MnemoCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         threshold = settings.MNEMO_NAMESPACE_INDEX_MIN_MEMORIES
         if options["dry_run"]:
-            plan = ops.maintain_namespace_indexes(dry_run=True) or []
+            plan = ops.namespace_index_plan()
             for action in plan:
                 self.say(f"would {action.describe()}", options)
             self.say(f"{len(plan)} change(s) planned (threshold: {threshold:,} live memories).", options)
