@@ -94,17 +94,34 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
             if label == "small_namespaces"
             else f"{s['namespace_size']} memories"
         )
+        rounds = s.get("rounds", [])
+        # Runs measured in rounds report each number as the median of the rounds'.
+        of_rounds = f", median of {len(rounds)} rounds" if len(rounds) > 1 else ""
         for conc in ("concurrency_1", "concurrency_8"):
             c = s[conc]
             lines.append(
-                f"| search over HTTP, {shape}, {conc.replace('_', ' ')} | "
+                f"| search over HTTP, {shape}, {conc.replace('_', ' ')}{of_rounds} | "
                 f"p50 {c['p50_ms']} / p95 {c['p95_ms']} / p99 {c['p99_ms']} ms, {c['requests_per_s']} req/s "
                 f"({c['errors']} errors) |"
             )
         if "throughput_ratio_8_to_1" in s:
             lines.append(
                 f"| search, {shape}: throughput at concurrency 8 / concurrency 1; overhead p50 "
-                f"(HTTP − embedding − SQL) | {s['throughput_ratio_8_to_1']}×; {s['overhead_p50_ms']} ms |"
+                f"(HTTP − embedding − SQL){of_rounds} | {s['throughput_ratio_8_to_1']}×; {s['overhead_p50_ms']} ms |"
+            )
+        if len(rounds) > 1:
+            lines.append(
+                f"| search, {shape}, each round: c1 p95 ms; c8 ÷ c1 | "
+                + "; ".join(f"{r['concurrency_1']['p95_ms']}, {r['throughput_ratio_8_to_1']}×" for r in rounds)
+                + " |"
+            )
+        cpu1, cpu8 = (s[c].get("cpu") for c in ("concurrency_1", "concurrency_8"))
+        if cpu1 and cpu8:
+            lines.append(
+                f"| search, {shape}: machine CPU per request, concurrency 1 / 8 (of it the bench client); "
+                f"cores idle | {cpu1['busy_ms_per_request']} / {cpu8['busy_ms_per_request']} ms "
+                f"({cpu1['client_ms_per_request']} / {cpu8['client_ms_per_request']}); "
+                f"{cpu1['idle_share']:.0%} / {cpu8['idle_share']:.0%} |"
             )
         split = s.get("concurrency_1", {}).get("server_timing")
         if split:  # runs with Server-Timing: each request's own phases

@@ -38,8 +38,39 @@ def test_the_benchmark_harness_runs_end_to_end(tmp_path):
         assert split["n"] == data["search"][size]["concurrency_1"]["n"]
         assert split["embed_p50_ms"] > 0 and split["search_sql_p50_ms"] > 0 and split["outside_django_p50_ms"] > 0
         assert data["search"][size]["overhead_p50_ms"] == split["overhead_p50_ms"]
+        # Two rounds of concurrency 1 and 8, each kept; the case's numbers are their medians.
+        rounds = data["search"][size]["rounds"]
+        assert len(rounds) == 2
+        assert data["search"][size]["concurrency_1"]["n"] == sum(r["concurrency_1"]["n"] for r in rounds) == 40
+        ratios = sorted(r["throughput_ratio_8_to_1"] for r in rounds)
+        assert data["search"][size]["throughput_ratio_8_to_1"] == sum(ratios) / 2
+        # The machine's CPU while they ran (the client's own share is counted in 10 ms ticks:
+        # 20 requests may show none of it).
+        cpu = rounds[0]["concurrency_8"]["cpu"]
+        assert cpu["busy_ms_per_request"] > 0 and 0 <= cpu["client_ms_per_request"] <= cpu["busy_ms_per_request"]
+        assert 0 <= cpu["idle_share"] <= 1 and cpu["steal_ms_per_request"] >= 0
     assert all(step["errors"] == 0 for step in data["load"]["steps"])
     assert data["peak_rss_mb"]["web"] > 0 and data["peak_rss_mb"]["worker"] > 0
     from bench.report import render
 
     assert "## Targets" in render(data, "results.json")
+
+
+def test_rounds_merge_into_medians():
+    from bench.run import median_summary
+
+    rounds = [
+        {"n": 10, "p95_ms": 20.0, "errors": 0, "server_timing": {"n": 10, "embed_p50_ms": 5.0}, "mode": "a"},
+        {"n": 10, "p95_ms": 30.0, "errors": 1, "server_timing": {"n": 10, "embed_p50_ms": 7.0}, "mode": "a"},
+        {"n": 10, "p95_ms": 22.0, "errors": 0, "server_timing": {"n": 10, "embed_p50_ms": 4.0}, "mode": "a"},
+    ]
+    merged = median_summary(rounds)
+    assert merged == {
+        "rounds": 3,
+        "n": 30,
+        "p95_ms": 22.0,
+        "errors": 1,
+        "server_timing": {"n": 30, "embed_p50_ms": 5.0},
+        "mode": "a",
+    }
+    assert median_summary(rounds[:1]) is rounds[0]
