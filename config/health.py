@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection
@@ -65,7 +66,7 @@ MIN_POSTGRES_MAJOR = 13
 
 
 def check_postgres_version() -> str:
-    major = connection.pg_version // 10000
+    major = cast(Any, connection).pg_version // 10000  # PostgreSQL's wrapper only
     if major < MIN_POSTGRES_MAJOR:
         raise RuntimeError(f"PostgreSQL {major}: Mnemo needs {MIN_POSTGRES_MAJOR} or newer")
     return f"PostgreSQL {major} (minimum {MIN_POSTGRES_MAJOR})"

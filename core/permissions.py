@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.contenttypes.models import ContentType
@@ -123,7 +123,7 @@ class GuardianPolicy(Policy):
         self._converter_cache: dict[str, list[tuple[int, Any, list[Any]]]] = {}
         guarded = model
         for name in via.split("__") if via else []:
-            guarded = guarded._meta.get_field(name).related_model
+            guarded = cast("type[Model]", guarded._meta.get_field(name).related_model)
         self.guarded: type[Model] = guarded
 
     def perm(self, action: str) -> str:
@@ -154,7 +154,7 @@ class GuardianPolicy(Policy):
     def prepare(self, queryset: QuerySet, user: Any) -> QuerySet:
         if not _active(user):
             return queryset
-        perms_model = get_user_obj_perms_model(self.guarded)
+        perms_model: Any = get_user_obj_perms_model(cast(Any, self.guarded))  # a class or an instance
         if not any(f.name == "object_pk" for f in perms_model._meta.get_fields()):
             return queryset  # direct foreign-key permission tables: the checker answers
         ref = OuterRef(f"{self.via}_id" if self.via and "__" not in self.via else (self.via or "pk"))
@@ -178,7 +178,7 @@ class GuardianPolicy(Policy):
             return NotImplemented
         [(name, value)] = lookup.items()
         try:
-            field = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
+            field: Any = self.model._meta.pk if name == "pk" else self.model._meta.get_field(name)
         except Exception:  # not a field name: the ORM raises the error it always did
             return NotImplemented
         if not (field.concrete and (field.unique or field.primary_key)) or field.is_relation:
@@ -227,7 +227,7 @@ class GuardianPolicy(Policy):
         cached = self._statements.get(key)
         if cached is not None:
             return cached
-        perms_model = get_user_obj_perms_model(self.guarded)
+        perms_model: Any = get_user_obj_perms_model(cast(Any, self.guarded))
         if not any(f.name == "object_pk" for f in perms_model._meta.get_fields()):
             return None
         meta = self.model._meta
@@ -309,21 +309,26 @@ class OwnerPolicy(Policy):
 _POLICIES: dict[type[Model], Policy] = {}
 
 
+def _concrete(model: type[Model]) -> type[Model]:
+    """The model whose policy decides for ``model`` (a proxy model shares its concrete model's)."""
+    return cast("type[Model]", model._meta.concrete_model)
+
+
 def register(policy: Policy) -> Policy:
     """Make ``policy`` the one that decides for its model (apps call it from permissions.py)."""
-    _POLICIES[policy.model._meta.concrete_model] = policy
+    _POLICIES[_concrete(policy.model)] = policy
     return policy
 
 
 def policy_for(model: type[Model]) -> Policy:
     try:
-        return _POLICIES[model._meta.concrete_model]
+        return _POLICIES[_concrete(model)]
     except KeyError:
         raise LookupError(f"no permission policy is registered for {model._meta.label}") from None
 
 
 def has_policy(model: type[Model]) -> bool:
-    return model._meta.concrete_model in _POLICIES
+    return _concrete(model) in _POLICIES
 
 
 # --- the primitives ------------------------------------------------------------------------------
@@ -342,7 +347,7 @@ def _is_plain(queryset: QuerySet) -> bool:
         and query.high_mark is None
         and query.deferred_loading == (frozenset(), True)
         and not query.distinct
-        and not queryset._prefetch_related_lookups
+        and not cast(Any, queryset)._prefetch_related_lookups
         and queryset._result_cache is None
     )
 

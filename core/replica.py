@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connections
@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 REPLICA = "replica"
 _wanted: ContextVar[bool] = ContextVar("mnemo_read_from_replica", default=False)
 _state_lock = threading.Lock()
-_state = {"healthy": False, "checked_at": float("-inf"), "lag": None, "retry_at": float("-inf")}
+_state: dict[str, Any] = {"healthy": False, "checked_at": float("-inf"), "lag": None, "retry_at": float("-inf")}
 # A replica that did not answer is asked again after this long at the earliest (each try can
 # cost a read the connection timeout).
 DOWN_RETRY_SECONDS = 5.0

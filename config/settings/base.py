@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -294,7 +295,7 @@ MNEMO_ACCESS_LOG = env.bool("MNEMO_ACCESS_LOG", default=True)
 # Error envelopes carry the request id as error.request_id (the test suite turns it off so that
 # its exact-body comparisons stay simple; tests/serving checks it on the real stack).
 MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=True)
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "core.observability.RequestIdFilter"}},
