@@ -74,3 +74,19 @@ def test_rounds_merge_into_medians():
         "mode": "a",
     }
     assert median_summary(rounds[:1]) is rounds[0]
+
+
+def test_the_ratio_verdict_shows_what_the_cores_allow():
+    from bench.report import render
+
+    data = json.loads((ROOT / "bench" / "results" / "2026-11-23T063150-search.json").read_text())
+    case = data["search"]["100k"]
+    idle1, idle8 = (case[c]["cpu"]["idle_share"] for c in ("concurrency_1", "concurrency_8"))
+    [row] = [line for line in render(data, "x.json").splitlines() if "concurrency 8 ≥ 1.8×" in line]
+    assert f"({case['throughput_ratio_8_to_1']}×;" in row
+    assert f"the cores allow {(1 - idle8) / (1 - idle1):.2f}×" in row
+    # A run without the CPU accounting (before it was recorded) gives the ratio alone.
+    for conc in ("concurrency_1", "concurrency_8"):
+        del case[conc]["cpu"]
+    [row] = [line for line in render(data, "x.json").splitlines() if "concurrency 8 ≥ 1.8×" in line]
+    assert row.endswith(f"({case['throughput_ratio_8_to_1']}×) |")
