@@ -50,7 +50,6 @@ from __future__ import annotations
 import importlib
 import math
 import re
-import string
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -89,6 +88,8 @@ class _Detector:
     name: str
     locate: Callable[[_Scan], list[Span] | None]
     find: Finder
+    # The hints it is located by, where they are literal (empty: located another way).
+    hints: tuple[str, ...] = ()
 
 
 # Every hint a detector is located by (filled as the detectors are built): lower-case ones are
@@ -114,6 +115,7 @@ class _Scan:
         self._shape: bytes | None = None
         self._base64: bytes | None = None
         self._token: bytes | None = None
+        self._ident: bytes | None = None
         self._points: dict[str, list[int]] = {}
         # Which of all detectors' hints occur at all: one C-speed substring test each.
         lower, cased = self.lower, text
@@ -129,6 +131,10 @@ class _Scan:
             self._points[hint] = found
         return found
 
+    def count(self, hint: str) -> int:
+        """How many times ``hint`` occurs (as ``points`` finds it), at C speed."""
+        return (self.text if hint != hint.lower() else self.lower).count(hint)
+
     @property
     def shape(self) -> bytes:
         """Digits as 9, capitals as A, small letters as a, the rest as it is."""
@@ -142,6 +148,13 @@ class _Scan:
         if self._token is None:
             self._token = self.ascii.translate(_TOKEN)
         return self._token
+
+    @property
+    def ident(self) -> bytes:
+        """x where a character may be part of an identifier (A-Z a-z 0-9 _ - .), a space elsewhere."""
+        if self._ident is None:
+            self._ident = self.ascii.translate(_IDENT)
+        return self._ident
 
     @property
     def base64(self) -> bytes:
@@ -159,6 +172,7 @@ _SHAPE = _table(
     lambda b: ord("9") if 48 <= b <= 57 else ord("A") if 65 <= b <= 90 else ord("a") if 97 <= b <= 122 else b
 )
 _TOKEN = _table(lambda b: ord("x") if (chr(b).isascii() and chr(b).isalnum()) or b in (45, 95) else ord(" "))
+_IDENT = _table(lambda b: ord("x") if (chr(b).isascii() and chr(b).isalnum()) or b in (45, 46, 95) else ord(" "))
 _BASE64 = _table(lambda b: ord("x") if (chr(b).isascii() and chr(b).isalnum()) or b in (43, 47) else ord(" "))
 
 
@@ -188,8 +202,15 @@ def near_hints(hints: tuple[str, ...], before: int = 100, after: int = 320) -> C
 
     def locate(scan: _Scan) -> list[Span]:
         present = scan.present
-        points = [p for hint in hints if hint in present for p in scan.points(hint)]
-        return _merge(points, before, after, len(scan.text)) if points else []
+        found = [hint for hint in hints if hint in present]
+        if not found:
+            return []
+        size = len(scan.text)
+        # So many occurrences that their windows would cover the text: the whole text is one
+        # window, found by C-speed counts instead of a Python step per occurrence.
+        if sum(scan.count(hint) for hint in found) * (before + after) >= size:
+            return [(0, size)]
+        return _merge([p for hint in found for p in scan.points(hint)], before, after, size)
 
     return locate
 
@@ -294,11 +315,46 @@ _DETECT_SECRETS_PLUGINS: dict[str, tuple[str, ...] | None] = {
 }
 
 
+# Three plugins' regexes cost the square of a run's length: each start in a run of their prefix
+# scans to the run's end before failing (``eyJ[…]+\.`` over ``=eyJ=eyJ…``; ``sk-[…]*…T3BlbkFJ`` over
+# ``sk-sk-…``; ``//.+/:_authToken`` over ``//…//``). The same shapes, written so that a start costs
+# a bounded look: a token start not inside a longer run, possessive runs, bounded gaps.
+_LINEAR_DENYLIST: dict[str, list[re.Pattern[str]]] = {
+    # header.payload[.], as the plugin's regex matches it (its lazy tail is always empty); base64url
+    # padding only at a part's end, so a run of "=eyJ" fails at its first "=".
+    "JwtTokenDetector": [re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]*+={0,2}\.[A-Za-z0-9_\-]++={0,2}\.?")],
+    "OpenAIDetector": [
+        re.compile(r"(?<![A-Za-z0-9_\-])sk-[A-Za-z0-9_\-]{0,128}?[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}")
+    ],
+    # The //registry/ before :_authToken on the same line is checked by hand (_npmrc_tokens).
+    "NpmDetector": [],
+}
+_NPMRC_VALUE = re.compile(r"[ \t]{0,16}(?:npm_\S{1,256}|[A-Fa-f0-9\-]{36})")
+
+
+def _npmrc_tokens(text: str, windows: list[Span] | None) -> Iterator[Span]:
+    """An .npmrc line ``//registry/:_authToken=<token>``: found from each ``/:_authToken=``, with
+    the ``//`` looked for on its line within 256 characters before it."""
+    marker = "/:_authToken="
+    for start, end in [(0, len(text))] if windows is None else windows:
+        at = text.find(marker, max(0, start - len(marker)), end + len(marker))
+        while at != -1:
+            line = text.rfind("\n", max(0, at - 256), at) + 1 or max(0, at - 256)
+            slashes = text.find("//", line, at)
+            value = _NPMRC_VALUE.match(text, at + len(marker))
+            if slashes != -1 and slashes + 2 < at and value is not None:
+                yield slashes, value.end()
+            at = text.find(marker, at + len(marker), end + len(marker))
+
+
 def _plugin_finder(plugin: Any) -> Finder:
     validate = getattr(plugin, "is_formally_valid", None)  # the JWT plugin checks its tokens decode
+    patterns = _LINEAR_DENYLIST.get(type(plugin).__name__, plugin.denylist)
 
     def find(text: str, windows: list[Span] | None) -> Iterator[Span]:
-        for pattern in plugin.denylist:
+        if type(plugin).__name__ == "NpmDetector":
+            yield from _npmrc_tokens(text, windows)
+        for pattern in patterns:
             for match in _matches(pattern, text, windows):
                 if validate is None or validate(match.group(0)):
                     yield match.span()
@@ -388,15 +444,22 @@ _SPLIT_PREFIXES = re.compile(
     r"xox[abposr]-|xapp-|sk-|sk_live_|rk_live_|sk_test_|AIza|GOCSPX-|hf_|npm_|pypi-|SG\.|eyJ|sq0csp-|"
     r"dop_v1_|shpat_|dapi|PMAK-|lin_api_|hvs\.|gsk_|r8_|pplx-|xai-|AKC)"
 )
-_SPLIT_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]*")
+_SPLIT_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]{0,1024}")
 _SPLIT_GAP = re.compile(r"[ \t]{0,3}(?:\r?\n)?[ \t]{0,3}")
 
 
 def _split_tokens(text: str, windows: list[Span] | None) -> Iterator[Span]:
     """A prefixed token broken in two by white space: the two pieces joined are a token."""
+    taken = -1
     for start_match in _matches(_SPLIT_PREFIXES, text, windows):
         start = start_match.start()
+        if start < taken:
+            # Inside a first piece already joined and checked whole (the check looks for a token
+            # anywhere in it): looking again from each prefix in a run of prefixes would cost the
+            # run's length once per prefix.
+            continue
         first_end = _SPLIT_TAIL.match(text, start_match.end()).end()  # type: ignore[union-attr]
+        taken = first_end
         gap = _SPLIT_GAP.match(text, first_end)
         if gap is None or gap.end() == first_end:
             continue
@@ -406,15 +469,38 @@ def _split_tokens(text: str, windows: list[Span] | None) -> Iterator[Span]:
         joined = text[start:first_end] + text[gap.end() : second.end()]
         if joined.endswith("."):
             joined = joined.rstrip(".")
-        if _prefixed_in(joined):
+        if len(joined) >= _SHORTEST_TOKEN and _prefixed_in(joined, _split_detectors(start_match.group(0).lower())):
             yield start, second.end()
 
 
-def _prefixed_in(candidate: str) -> bool:
-    scan = _Scan(candidate)
-    for detector in _prefixed_detectors():
-        windows = detector.locate(scan)
-        if (windows is None or windows) and next(detector.find(candidate, windows), None) is not None:
+# No prefixed token is shorter (an AWS access key id is 20 characters).
+_SHORTEST_TOKEN = 20
+
+
+# Tokens that start with a split prefix but whose detector is located by a hint further in.
+_SPLIT_ALSO = {"sk-": ("t3blbkfj",)}
+
+
+@cache
+def _split_detectors(prefix: str) -> tuple[_Detector, ...]:
+    """The detectors of tokens that start with ``prefix`` (lower-cased): those with a hint that
+    holds it or is held by it (``sk-`` and ``sk-ant-``, ``sk_live_`` and ``k_live_``)."""
+    keys = (prefix, *_SPLIT_ALSO.get(prefix, ()))
+    return tuple(
+        detector
+        for detector in _prefixed_detectors()
+        if any(key in hint.lower() or hint.lower() in key for hint in detector.hints for key in keys)
+    )
+
+
+def _prefixed_in(candidate: str, detectors: tuple[_Detector, ...] | None = None) -> bool:
+    """Whether a prefixed token is in ``candidate`` (a short string): only the detectors whose
+    hints it holds are run (of ``detectors``, all prefixed ones by default), over the whole of it."""
+    lower = candidate.lower()
+    for detector in _prefixed_detectors() if detectors is None else detectors:
+        if detector.hints and not any(h in (lower if h == h.lower() else candidate) for h in detector.hints):
+            continue
+        if next(detector.find(candidate, None), None) is not None:
             return True
     return False
 
@@ -425,15 +511,15 @@ _PASSWORD_LABEL = (
     r"(?P<label>pass(?:word|wd|phrase|code)s?|pass[_\-]word|(?<![A-Za-z])p(?:s)?wd(?![A-Za-z])|"
     r"(?<![A-Za-z])pw(?![A-Za-z]))[\"'\]]?"
 )
-_PASSWORD_VALUE = r"\s*(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|\S+)"
+_PASSWORD_VALUE = r"\s{0,64}(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|\S{1,256})"
 _PASSWORD = re.compile(
-    _PASSWORD_LABEL + r"(?P<about>\s+(?:for|to|of|on|at)\s+(?:[\w@.\-']+\s+){0,4}?[\w@.\-']+)?"
-    r"(?P<op>\s*(?::=|=>|->|[:=])|\s+(?:is|was|will\s+be|is\s+now|has\s+been\s+changed\s+to|changed\s+to|"
-    r"set\s+to|reads)\s)" + _PASSWORD_VALUE,
+    _PASSWORD_LABEL + r"(?P<about>\s{1,16}(?:for|to|of|on|at)\s{1,16}(?:[\w@.\-']{1,64}\s{1,16}){0,4}?[\w@.\-']{1,64})?"
+    r"(?P<op>\s{0,64}(?::=|=>|->|[:=])|\s{1,16}(?:is|was|will\s{1,16}be|is\s{1,16}now|has\s{1,16}been\s{1,16}changed"
+    r"\s{1,16}to|changed\s{1,16}to|set\s{1,16}to|reads)\s)" + _PASSWORD_VALUE,
     re.IGNORECASE,
 )
 # "password Sunflower88": no verb, no colon; only a value with a digit or a symbol counts.
-_PASSWORD_BARE = re.compile(_PASSWORD_LABEL + r"(?P<op>[ \t]+)" + _PASSWORD_VALUE, re.IGNORECASE)
+_PASSWORD_BARE = re.compile(_PASSWORD_LABEL + r"(?P<op>[ \t]{1,64})" + _PASSWORD_VALUE, re.IGNORECASE)
 # Words that, after "password is", describe the password instead of being it.
 _DESCRIPTIONS = """
     a an the my your his her our their its this that these those it what which who something anything
@@ -450,7 +536,10 @@ _PLACEHOLDER = re.compile(
     r"^(?:\*+|x+|\.+|-+|_+|#+|•+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{.*\}\}|<[^>]*>|%\(?\w*\)?s|\[[^\]]*\]|\(\w*\))$",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"\s*(?:$|[.,;!?)\n]|\s(?:and|but|so|or|because)\b)", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s{0,64}(?:$|[.,;!?)\n]|\s(?:and|but|so|or|because)\b)", re.IGNORECASE)
+# How much of the text after a password's value _CLAUSE_END may look at: a bounded slice, never the
+# whole rest of the text (which made every match cost the text's length).
+_AFTER = 80
 
 
 def _password_value_is_secret(value: str, after: str, op: str) -> bool:
@@ -484,15 +573,16 @@ def _passwords(text: str, windows: list[Span] | None) -> Iterator[Span]:
     for pattern in (_PASSWORD, _PASSWORD_BARE):
         for match in _matches(pattern, text, windows):
             value = match["value"]
-            if _password_value_is_secret(value, text[match.end() :], match["op"]):
+            if _password_value_is_secret(value, text[match.end() : match.end() + _AFTER], match["op"]):
                 start = match.start("value")
                 yield start, start + len(value if value[:1] in "\"'`" else value.rstrip(".,;:)"))
 
 
 _PIN = re.compile(
-    r"(?<![A-Za-z])(?:(?:atm|card|debit|bank|sim|phone|my|the|your|new)\s+)?"
-    r"(?:pin(?:\s+number)?|cvv2?|cvc2?|csc|security\s+code|(?:door|gate|alarm|lock|garage|safe|keypad)\s+code)"
-    r"(?:\s*\((?:pin|cvv|code)\))?\s*(?::|=|-|\sis\s|\swas\s|\sto\s|\s)\s*(?P<value>\d{3,8})(?![\d,.]\d|[\d/])",
+    r"(?<![A-Za-z])(?:(?:atm|card|debit|bank|sim|phone|my|the|your|new)\s{1,16})?"
+    r"(?:pin(?:\s{1,16}number)?|cvv2?|cvc2?|csc|security\s{1,16}code|(?:door|gate|alarm|lock|garage|safe|keypad)\s{1,16}code)"
+    r"(?:\s{0,16}\((?:pin|cvv|code)\))?\s{0,16}(?::|=|-|\sis\s|\swas\s|\sto\s|\s)\s{0,16}(?P<value>\d{3,8})"
+    r"(?![\d,.]\d|[\d/])",
     re.IGNORECASE,
 )
 
@@ -514,15 +604,25 @@ def _pins(text: str, windows: list[Span] | None) -> Iterator[Span]:
 
 # --- key / secret / token assignments with a random-looking value -------------------------------
 
-_LABELLED = re.compile(
-    r"(?P<label>[A-Za-z0-9_.\-]*?(?:api[_\-. ]?key|apikey|secret|token|access[_\-. ]?key|private[_\-. ]?key|"
+# The label's shape, searched inside one identifier (bounded, see _label_spans): anything, then a
+# key word, then at most one more segment after a separator ("MYSERVICE_API_KEY_ID"). The suffix is
+# possessive: it either reaches the identifier's end or the key word is not the label's.
+_LABEL_WORD = re.compile(
+    r"(?:api[_\-. ]?key|apikey|secret|token|access[_\-. ]?key|private[_\-. ]?key|"
     r"signing[_\-. ]?key|encryption[_\-. ]?key|master[_\-. ]?key|license[_\-. ]?key|licence[_\-. ]?key|"
     r"session[_\-. ]?key|app[_\-. ]?key|account[_\-. ]?key|credentials?|[_\-]key|(?<![A-Za-z])key)s?"
-    r"(?:[_\-.][A-Za-z0-9][A-Za-z0-9_\-]*)?)"
-    r"[\"'\]]?(?P<op>\s*(?::=|=>|->|[:=])\s*|\s+(?:is|was|=)\s+|\s+)[\"'`]?"
-    r"(?P<value>[A-Za-z0-9_\-+/=.~]{16,})",
+    r"(?:[_\-.][A-Za-z0-9][A-Za-z0-9_\-]*+)?\Z",
     re.IGNORECASE,
 )
+# What follows a label: an operator, then the value. Every repetition is bounded, so a match costs
+# the same at any input length (a value longer than 256 characters is judged by its first 256).
+_LABEL_TAIL = re.compile(
+    r"[\"'\]]?(?P<op>\s{0,64}(?::=|=>|->|[:=])\s{0,64}|\s{1,64}(?:is|was|=)\s{1,64}|\s{1,64})[\"'`]?"
+    r"(?P<value>[A-Za-z0-9_\-+/=.~]{16,256})",
+    re.IGNORECASE,
+)
+# An identifier longer than this is not taken for a label ("MYSERVICE_API_KEY" is 17 characters).
+_LONGEST_LABEL = 160
 
 
 def entropy(value: str) -> float:
@@ -532,12 +632,16 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
 def looks_random(value: str, *, min_length: int = 16) -> bool:
     """Letters and digits mixed, 3+ bits of entropy per character, and not words joined by - _ . /"""
     value = value.strip(".,;:!?\"'`)")
     if len(value) < min_length or "://" in value:
         return False
-    if not (any(c.isalpha() for c in value) and any(c.isdigit() for c in value)):
+    if _DIGIT.search(value) is None or _LETTER.search(value) is None:  # C-speed, not a step per character
         return False
     if entropy(value) < 3.0:
         return False
@@ -551,46 +655,68 @@ _PUBLIC_BEFORE = re.compile(r"(?:public|host|ssh|gpg|pgp|signing)\s*$", re.IGNOR
 
 
 _LABEL_HINTS = _register(("key", "secret", "token", "credential"))
-_IDENTIFIER = frozenset(string.ascii_letters + string.digits + "_.-")
 _COMPOUND_BEFORE = re.compile(
     r"(?:api|access|secret|private|signing|encryption|master|license|licence|session|app|account)[ ]$", re.IGNORECASE
 )
 
 
-def _label_anchors(scan: _Scan) -> list[Span]:
-    """Where each label holding a hint starts: the start of its identifier (``MYSERVICE_API_KEY``),
-    or of the word before it for two-word labels (``api key``, ``client secret``)."""
-    text, starts = scan.text, set()
-    for point in {p for hint in _LABEL_HINTS if hint in scan.present for p in scan.points(hint)}:
-        start = point
-        while start > 0 and text[start - 1] in _IDENTIFIER and point - start < 80:
-            start -= 1
+def _label_spans(scan: _Scan) -> list[Span]:
+    """Each identifier that holds a label hint, once (``MYSERVICE_API_KEY``), widened to the word
+    before it for two-word labels (``api key``, ``client secret``). Found in the identifier view
+    with C-speed searches, and an identifier is taken once however many hints it holds, so a run
+    of ``key_key_key…`` costs one look, not one per hint."""
+    text, view, spans = scan.text, scan.ident, []
+    points = sorted({p for hint in _LABEL_HINTS if hint in scan.present for p in scan.points(hint)})
+    taken = -1
+    for point in points:
+        if point < taken:
+            continue  # inside the identifier already looked at
+        start = view.rfind(b" ", 0, point) + 1
+        end = view.find(b" ", point)
+        end = len(text) if end == -1 else end
+        taken = end
+        if end > start and text[end - 1] == "-" and text[end : end + 1] == ">":
+            end -= 1  # "token->value": the arrow is the operator
+        if end - start > _LONGEST_LABEL:
+            continue
         compound = _COMPOUND_BEFORE.search(text, max(0, start - 12), start)
-        starts.add(compound.start() if compound else start)
-    return [(s, s) for s in sorted(starts)]
+        spans.append((compound.start() if compound else start, end))
+    return spans
 
 
 def _labelled(text: str, windows: list[Span] | None) -> Iterator[Span]:
-    for match in _matches(_LABELLED, text, windows):
-        label = match["label"].lower()
-        op = match["op"].strip()
+    judged = -1  # the end of the last value judged
+    for start, end in _label_spans(_Scan(text)) if windows is None else windows:
+        if start < judged:
+            # A label inside the value just judged ("key=key=key=…"): its value is a part of that
+            # one, already judged; judging each would cost a value's length per label.
+            continue
+        word = _LABEL_WORD.search(text, start, end)
+        if word is None:
+            continue
+        tail = _LABEL_TAIL.match(text, end)
+        if tail is None:
+            continue
+        judged = tail.end()
+        label = text[start:end].lower()
+        op = tail["op"].strip()
         # A bare "key" needs an = or a colon ("key=…"); "key is …" and "the key 42…" are prose.
         if label in ("key", "keys") and (
-            op not in (":", "=", ":=", "=>") or _PUBLIC_BEFORE.search(text[max(0, match.start() - 12) : match.start()])
+            op not in (":", "=", ":=", "=>") or _PUBLIC_BEFORE.search(text, max(0, start - 12), start)
         ):
             continue
-        if looks_random(match["value"]):
-            yield match.span("value")
+        if looks_random(tail["value"]):
+            yield tail.span("value")
 
 
 # --- Authorization headers and Bearer tokens ------------------------------------------------------
 
 _AUTH_HEADER = re.compile(
-    r"authorization[\"']?\s*[:=]\s*[\"']?(?:(?P<scheme>bearer|token|basic|digest|apikey|api-key|sso-key|key)\s+)?"
-    r"(?P<value>[A-Za-z0-9\-._~+/]{8,}=*)",
+    r"authorization[\"']?\s{0,64}[:=]\s{0,64}[\"']?(?:(?P<scheme>bearer|token|basic|digest|apikey|api-key|sso-key|key)"
+    r"\s{1,64})?(?P<value>[A-Za-z0-9\-._~+/]{8,512}={0,3})",
     re.IGNORECASE,
 )
-_BEARER = re.compile(r"(?<![A-Za-z])bearer\s+(?P<value>[A-Za-z0-9\-._~+/]{16,}=*)", re.IGNORECASE)
+_BEARER = re.compile(r"(?<![A-Za-z])bearer\s{1,64}(?P<value>[A-Za-z0-9\-._~+/]{16,512}={0,3})", re.IGNORECASE)
 
 
 def _auth_headers(text: str, windows: list[Span] | None) -> Iterator[Span]:
@@ -609,7 +735,7 @@ def _auth_headers(text: str, windows: list[Span] | None) -> Iterator[Span]:
 # --- an AWS secret access key without a label --------------------------------------------------------
 
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=._:\-@%])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
-_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?![a-z])|[a-z]{3,}|\d+)+")
+_CAMEL_WORDS = re.compile(r"(?>[A-Z][a-z]{2,}|[A-Z]{2,}(?![a-z])|[a-z]{3,}|\d+)+")
 
 
 def _aws_secret_keys(text: str, windows: list[Span] | None) -> Iterator[Span]:
@@ -699,7 +825,7 @@ _IBAN_LENGTHS = {
     **dict.fromkeys(["MT", "SC"], 31),
     **dict.fromkeys(["LC"], 32),
 }
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,32}+")
 
 
 def iban_valid(candidate: str) -> bool:
@@ -732,7 +858,7 @@ def _ibans(text: str, windows: list[Span] | None) -> Iterator[Span]:
 
 _SSN = re.compile(r"(?<![\d\-/.])(?P<area>\d{3})-(?P<group>\d{2})-(?P<serial>\d{4})(?![\d\-/]|\.\d)")
 _SSN_LABELLED = re.compile(
-    r"(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?|ss#)\s*(?:is|was|:|#|=|-)?\s*"
+    r"(?:ssn|social\s{1,16}security(?:\s{1,16}(?:number|no\.?|#))?|ss#)\s{0,16}(?:is|was|:|#|=|-)?\s{0,16}"
     r"(?P<area>\d{3})[ .\-]?(?P<group>\d{2})[ .\-]?(?P<serial>\d{4})(?!\d)",
     re.IGNORECASE,
 )
@@ -767,9 +893,11 @@ def _prefixed_detectors() -> list[_Detector]:
             locate = near_shape(b"99999999:", 4, 50)
         if cls == "DiscordBotTokenDetector":
             locate = near_shape(b"x" * 23, 1, 90, view="token")
-        detectors.append(_Detector(plugin.secret_type, locate, _plugin_finder(plugin)))
+        detectors.append(_Detector(plugin.secret_type, locate, _plugin_finder(plugin), hints or ()))
     for name, hints, regex, flags in _PREFIXED:
-        detectors.append(_Detector(name, near_hints(hints), _bounded(re.compile(regex, flags))))
+        # (?<!\w): a token does not start inside a longer word (what _bounded checks after the
+        # match), in the regex too, so a run of prefixes ("APAPAP…") is not scanned from each one.
+        detectors.append(_Detector(name, near_hints(hints), _bounded(re.compile(r"(?<!\w)" + regex, flags)), hints))
     return detectors
 
 
@@ -788,7 +916,7 @@ def _detectors() -> list[_Detector]:
         _Detector("Split token", at_hints(_SPLIT_HINTS), _split_tokens),
         _Detector("Password", at_hints(("pass", "pwd", "pw", "pswd")), _passwords),
         _Detector("PIN or security code", at_hints(_PIN_HINTS), _pins),
-        _Detector("Secret assignment", _label_anchors, _labelled),
+        _Detector("Secret assignment", _label_spans, _labelled),
         _Detector("Authorization header", at_hints(("authorization", "bearer")), _auth_headers),
         _Detector("AWS secret access key (unlabelled)", near_shape(b"x" * 40, 1, 41, view="base64"), _aws_secret_keys),
         _Detector("Payment card number", _card_windows, _cards),
@@ -860,8 +988,12 @@ def redact(text: str) -> str:
                 merged[-1][1] = max(merged[-1][1], end)
             else:
                 merged.append([start, end])
-        for start, end in reversed(merged):
-            normalized = normalized[:start] + REDACTED + normalized[end:]
+        # One join, not a new string per span (which cost the text's length for each of them).
+        pieces, at = [], 0
+        for start, end in merged:
+            pieces += [normalized[at:start], REDACTED]
+            at = end
+        normalized = "".join([*pieces, normalized[at:]])
     return REDACTED
 
 
