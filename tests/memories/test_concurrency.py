@@ -27,6 +27,7 @@ from core.errors import MnemoError
 from memories import services
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 from memories.permissions import ensure_user_namespace
+from tests.factories import MemoryEventFactory, MemoryFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,9 +120,13 @@ def service(function: Callable[[], Any]) -> Callable[[], Outcome]:
 
 
 def new_memory(world: World, text: str, **extra: Any) -> int:
-    return services.remember(
-        actor=world.user, namespace=world.namespace, text=text, dedup_policy="insert", **extra
-    ).memory_id
+    """A live memory and its "add" event, written directly: what is tested is the writes after it,
+    and skipping the embedding keeps the rounds quick."""
+    memory = MemoryFactory(
+        namespace=world.namespace, text=text, status=Memory.Status.READY, created_by=world.user, **extra
+    )
+    MemoryEventFactory(memory=memory, new_text=text, actor=world.user)
+    return memory.pk
 
 
 # --- the history, replayed ---------------------------------------------------------------------------
