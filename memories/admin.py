@@ -547,12 +547,17 @@ class MemoryAdmin(NamespaceScopedAdmin):
         ids = self._writable(request, queryset.filter(forgotten_at__isnull=True))
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
-            for memory in Memory.objects.filter(id__in=ids):
-                services.forget_memory(actor=request.user, memory=memory, reason=form.cleaned_data["reason"])
+            forgotten = 0
+            for memory in Memory.objects.filter(id__in=ids).order_by("id"):
+                try:
+                    services.forget_memory(actor=request.user, memory=memory, reason=form.cleaned_data["reason"])
+                    forgotten += 1
+                except MnemoError as exc:  # forgotten by someone else since the list was shown
+                    self.message_user(request, exc.message, messages.WARNING)
             self.message_user(
                 request,
-                f"{_n(len(ids), 'memory', 'memories')} forgotten; "
-                + ngettext("it is listed under tombstones.", "they are listed under tombstones.", len(ids)),
+                f"{_n(forgotten, 'memory', 'memories')} forgotten; "
+                + ngettext("it is listed under tombstones.", "they are listed under tombstones.", forgotten),
                 messages.SUCCESS,
             )
             return None
@@ -778,8 +783,12 @@ class MemoryAdmin(NamespaceScopedAdmin):
                 continue
             if action == "merge":
                 keep = members[0]  # the oldest
-                for other in members[1:]:
-                    services.merge_memories(actor=request.user, keep=keep, drop=other)
+                try:
+                    for other in members[1:]:
+                        services.merge_memories(actor=request.user, keep=keep, drop=other)
+                except MnemoError as exc:  # a member was forgotten or merged by someone else meanwhile
+                    self.message_user(request, exc.message, messages.WARNING)
+                    continue
             else:
                 # Every pair of the group: otherwise two of its members would come back as a group.
                 for i, first in enumerate(members):

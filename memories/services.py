@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, SecretRejected
+from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
 from core.secrets import find_secret, reject_secrets
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
@@ -440,15 +440,53 @@ _UPDATABLE = {
 }
 
 
+def _locked(memory_id: int) -> Memory:
+    """The memory's row as it is now, locked until the transaction ends.
+
+    Every write of a memory starts here (inside its transaction) and decides on what it reads
+    here, never on the copy its caller read earlier: a second write of the same row waits for the
+    first to commit and then reads its result (PostgreSQL re-reads a row it waited for), so two
+    writes never both act on the state before the other. Waiting is bounded by
+    ``MNEMO_DB_LOCK_TIMEOUT_MS`` (then ``DATABASE_ERROR``).
+    """
+    _set_lock_timeout()
+    try:
+        return Memory.objects.select_related("namespace").select_for_update(of=("self",)).get(pk=memory_id)
+    except Memory.DoesNotExist:
+        raise NotFound(f"Memory {memory_id} not found.") from None
+
+
+def _refuse_unless_live(memory: Memory, *, doing: str) -> None:
+    """Refuse a write to a memory that was forgotten, deleted, corrected or merged away.
+
+    Such a memory is on record, not in use: changing, confirming, correcting, forgetting or
+    merging it again answers ``INVALID_INPUT`` saying what happened to it and, for a correction or
+    merge, which memory replaced it (``details``: ``memory_id``, ``state``, ``replaced_by``).
+    """
+    if memory.forgotten_at is None:
+        return
+    tombstone = Tombstone.objects.filter(memory_id=memory.pk).order_by("-created_at", "-id").first()
+    state = tombstone.kind if tombstone else Tombstone.Kind.FORGOTTEN
+    replaced_by = tombstone.replaced_by_id if tombstone else None
+    replaced = f" (replaced by memory {replaced_by})" if replaced_by else ""
+    raise InvalidInput(
+        f"Memory {memory.pk} was {state}{replaced}; it cannot be {doing}: only a live memory can "
+        "(staff can restore it).",
+        details={"memory_id": memory.pk, "state": state, "replaced_by": replaced_by},
+    )
+
+
 @transaction.atomic
 def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
-    """Change a memory's fields. New text is validated and re-embedded after the commit."""
+    """Change a memory's fields. New text is validated and re-embedded after the commit.
+
+    The row is locked and read again first: a memory forgotten or deleted meanwhile is refused,
+    and only the fields whose value changed are written, so a caller's stale copy never puts back
+    what another write changed (a forgetting above all). Returns the row as written.
+    """
     unknown = set(changes) - _UPDATABLE
     if unknown:
         raise InvalidInput(f"cannot change {', '.join(sorted(unknown))}.")
-    if memory.forgotten_at is not None:
-        raise InvalidInput("this memory was forgotten; restore it before changing it.")
-    old_text = memory.text
     if "text" in changes:
         validate_text(changes["text"])
     reject_secrets(**{f: changes[f] for f in ("tags", "metadata", "source_provider", "session_id") if f in changes})
@@ -456,19 +494,25 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
         changes["tags"] = clean_tags(changes["tags"])
     if changes.get("expires_at") is not None and changes["expires_at"] <= timezone.now():
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
+    memory = _locked(memory.pk)
+    _refuse_unless_live(memory, doing="changed")
+    old_text = memory.text
+    changed = [field for field, value in changes.items() if _plain(getattr(memory, field)) != _plain(value)]
     # Old and new value of every other field that changed, so history reads "tags: a → a, b".
     values = {
-        field: {"old": _plain(getattr(memory, field)), "new": _plain(value)}
-        for field, value in changes.items()
-        if field != "text" and _plain(getattr(memory, field)) != _plain(value)
+        field: {"old": _plain(getattr(memory, field)), "new": _plain(changes[field])}
+        for field in changed
+        if field != "text"
     }
-    for field, value in changes.items():
-        setattr(memory, field, value)
-    text_changed = "text" in changes and changes["text"] != old_text
+    for field in changed:
+        setattr(memory, field, changes[field])
+    text_changed = "text" in changed
+    written = [*changed, "updated_at"]
     if text_changed:
         memory.status = Memory.Status.QUEUED
         memory.error = ""
-    memory.save()
+        written += ["status", "error"]
+    memory.save(update_fields=written)
     _event(
         memory,
         MemoryEvent.Type.UPDATE,
@@ -492,11 +536,31 @@ def forget_memory(
     kind: str = Tombstone.Kind.FORGOTTEN,
     replaced_by: Memory | None = None,
 ) -> Tombstone:
-    """Take a memory out of recall and leave a tombstone with its text, embedding and reason."""
+    """Take a memory out of recall and leave a tombstone with its text, embedding and reason.
+
+    ``kind`` "deleted" is ``DELETE /memories/{id}``. A memory forgotten already (by a concurrent
+    call too) is refused, so it has one tombstone and one forgetting in its history.
+    """
     reject_secrets(reason=reason)
-    memory = Memory.objects.select_for_update().get(pk=memory.pk)
-    if memory.forgotten_at is not None:
-        raise InvalidInput(f"memory {memory.pk} was already forgotten.")
+    memory = _locked(memory.pk)
+    _refuse_unless_live(memory, doing="deleted" if kind == Tombstone.Kind.DELETED else "forgotten")
+    return _forget_locked(
+        memory, actor=actor, reason=reason, kind=kind, replaced_by=replaced_by, event_type=MemoryEvent.Type.FORGET
+    )
+
+
+def _forget_locked(
+    memory: Memory,
+    *,
+    actor: Any,
+    reason: str,
+    kind: str,
+    replaced_by: Memory | None,
+    event_type: str,
+    new_text: str = "",
+) -> Tombstone:
+    """Forget a live memory whose row this transaction holds (:func:`_locked`): its tombstone and
+    its history event (forget, correct or merge), written together."""
     memory.forgotten_at = timezone.now()
     memory.save(update_fields=["forgotten_at", "updated_at"])
     tombstone = Tombstone.objects.create(
@@ -511,9 +575,10 @@ def forget_memory(
     )
     _event(
         memory,
-        MemoryEvent.Type.FORGET if kind != Tombstone.Kind.MERGED else MemoryEvent.Type.MERGE,
+        event_type,
         actor=actor,
         old_text=memory.text,
+        new_text=new_text,
         reason=reason,
         kind=kind,
         tombstone_id=tombstone.pk,
@@ -523,35 +588,45 @@ def forget_memory(
 
 
 def correct_memory(*, actor: Any, memory: Memory, text: str, reason: str = "") -> tuple[Memory, Tombstone]:
-    """Replace a memory by a corrected one; the old one becomes a tombstone pointing to it."""
+    """Replace a memory by a corrected one; the old one becomes a tombstone pointing to it.
+
+    The new text is embedded before the transaction; inside it the old row is locked and read
+    again, so of two concurrent corrections (or a correction and a deletion) one wins and the
+    other is refused: a memory has at most one live correction. The correction takes the old
+    memory's fields as they are then, not as the caller read them.
+    """
     validate_text(text)
     reject_secrets(reason=reason)
-    if memory.forgotten_at is not None:
-        raise InvalidInput(f"memory {memory.pk} was already forgotten; correct the memory that replaced it.")
+    _refuse_unless_live(memory, doing="corrected")  # the caller's copy: no embedding for a memory already gone
     vector, windows, model = _embed_one(text)
     try:
         with transaction.atomic():
+            old = _locked(memory.pk)
+            _refuse_unless_live(old, doing="corrected")
             new = _insert_ready(
-                namespace=memory.namespace,
+                namespace=old.namespace,
                 text=text,
                 vector=vector,
                 windows=windows,
                 model=model,
-                tags=memory.tags,
-                source_provider=memory.source_provider,
-                importance=memory.importance,
-                capture_mode=memory.capture_mode,
-                session_id=memory.session_id,
-                expires_at=memory.expires_at,
-                metadata=memory.metadata,
+                tags=old.tags,
+                source_provider=old.source_provider,
+                importance=old.importance,
+                capture_mode=old.capture_mode,
+                session_id=old.session_id,
+                expires_at=old.expires_at,
+                metadata=old.metadata,
                 created_by=actor,
             )
-            _event(new, MemoryEvent.Type.ADD, actor=actor, new_text=text, corrects=memory.pk)
-            tombstone = forget_memory(
-                actor=actor, memory=memory, reason=reason, kind=Tombstone.Kind.CORRECTED, replaced_by=new
-            )
-            MemoryEvent.objects.filter(pk=memory.events.latest("id").pk).update(
-                event_type=MemoryEvent.Type.CORRECT, new_text=text
+            _event(new, MemoryEvent.Type.ADD, actor=actor, new_text=text, corrects=old.pk)
+            tombstone = _forget_locked(
+                old,
+                actor=actor,
+                reason=reason,
+                kind=Tombstone.Kind.CORRECTED,
+                replaced_by=new,
+                event_type=MemoryEvent.Type.CORRECT,
+                new_text=text,
             )
     except DatabaseError as exc:
         raise DatabaseUnavailable(f"The correction was not stored: {exc.__class__.__name__}.") from exc
@@ -560,7 +635,9 @@ def correct_memory(*, actor: Any, memory: Memory, text: str, reason: str = "") -
 
 @transaction.atomic
 def confirm_memory(*, actor: Any, memory: Memory) -> Memory:
-    """The fact was checked and still holds: ``last_confirmed_at`` = now."""
+    """The fact was checked and still holds: ``last_confirmed_at`` = now (a live memory only)."""
+    memory = _locked(memory.pk)
+    _refuse_unless_live(memory, doing="confirmed")
     memory.last_confirmed_at = timezone.now()
     memory.save(update_fields=["last_confirmed_at", "updated_at"])
     _event(memory, MemoryEvent.Type.CONFIRM, actor=actor)
@@ -578,16 +655,18 @@ def merge_memories(*, actor: Any, keep: Memory, drop: Memory) -> Tombstone:
     The kept memory takes what the dropped one knew: the union of both memories' tags, the
     stronger capture mode (explicit > inferred > none) and the higher importance. Its text stays
     as it is. Both histories record the merge; the kept one's event lists what it gained
-    (``changes``: old → new of tags, capture mode, importance).
+    (``changes``: old → new of tags, capture mode, importance). Both must be live.
     """
     if keep.pk == drop.pk:
         raise InvalidInput("a memory cannot be merged into itself.")
+    # Both rows, locked in id order: two merges of one pair in opposite directions would otherwise
+    # each hold one row and wait for the other (a deadlock). Decisions use the locked rows.
+    locked = {pk: _locked(pk) for pk in sorted((keep.pk, drop.pk))}
+    keep, drop = locked[keep.pk], locked[drop.pk]
     if keep.namespace_id != drop.namespace_id:
         raise InvalidInput("only memories of the same namespace can be merged.")
-    keep = Memory.objects.select_for_update().get(pk=keep.pk)
-    drop = Memory.objects.select_for_update().get(pk=drop.pk)
-    if keep.forgotten_at is not None:
-        raise InvalidInput(f"memory {keep.pk} was forgotten; merge into a live memory.")
+    _refuse_unless_live(keep, doing="merged into")
+    _refuse_unless_live(drop, doing="merged")
     gained = {
         "tags": clean_tags([*keep.tags, *drop.tags]),
         "capture_mode": max(keep.capture_mode, drop.capture_mode, key=lambda m: _CAPTURE_STRENGTH.get(m, 0)),
@@ -598,11 +677,18 @@ def merge_memories(*, actor: Any, keep: Memory, drop: Memory) -> Tombstone:
         for field, value in gained.items()
         if _plain(getattr(keep, field)) != _plain(value)
     }
-    tombstone = forget_memory(actor=actor, memory=drop, reason="merged", kind=Tombstone.Kind.MERGED, replaced_by=keep)
+    tombstone = _forget_locked(
+        drop,
+        actor=actor,
+        reason="merged",
+        kind=Tombstone.Kind.MERGED,
+        replaced_by=keep,
+        event_type=MemoryEvent.Type.MERGE,
+    )
     if changes:
-        for field, value in gained.items():
-            setattr(keep, field, value)
-        keep.save(update_fields=[*gained, "updated_at"])
+        for field in changes:
+            setattr(keep, field, gained[field])
+        keep.save(update_fields=[*changes, "updated_at"])
     _event(
         keep,
         MemoryEvent.Type.MERGE,
@@ -626,10 +712,20 @@ def _plain(value: Any) -> Any:
 
 @transaction.atomic
 def restore_memory(*, actor: Any, tombstone: Tombstone) -> Memory:
-    """Bring a forgotten memory back to recall; the tombstone goes, history records it."""
+    """Bring a forgotten memory back to recall; the tombstone goes, history records it.
+
+    The memory's row is locked, then the tombstone's (the order forgetting writes them in), and
+    both are read again: a memory restored meanwhile, by a concurrent restore too, is refused.
+    """
     if tombstone.memory_id is None:
         raise InvalidInput("the memory of this tombstone was purged; it cannot be restored.")
-    memory = Memory.objects.select_for_update().get(pk=tombstone.memory_id)
+    memory = _locked(tombstone.memory_id)
+    current = Tombstone.objects.select_for_update().filter(pk=tombstone.pk, memory_id=memory.pk).first()
+    if current is None or memory.forgotten_at is None:
+        raise InvalidInput(
+            f"Memory {memory.pk} is not forgotten under this tombstone (restored already?); nothing to restore.",
+            details={"memory_id": memory.pk, "state": "live" if memory.forgotten_at is None else "forgotten"},
+        )
     memory.forgotten_at = None
     memory.save(update_fields=["forgotten_at", "updated_at"])
     _event(
@@ -637,10 +733,10 @@ def restore_memory(*, actor: Any, tombstone: Tombstone) -> Memory:
         MemoryEvent.Type.RESTORE,
         actor=actor,
         new_text=memory.text,
-        reason=tombstone.reason,
-        kind=tombstone.kind,
+        reason=current.reason,
+        kind=current.kind,
     )
-    tombstone.delete()
+    current.delete()
     return memory
 
 
@@ -654,10 +750,19 @@ def reembed_memories(*, ids: list[int]) -> int:
     return count
 
 
+def _locked_live(ids: list[int]) -> list[Memory]:
+    """The live memories among ``ids``, locked in id order (two bulk writes never deadlock) and
+    read as they are once locked: one forgotten meanwhile drops out (PostgreSQL re-checks the
+    condition on a row it waited for)."""
+    _set_lock_timeout()
+    return list(Memory.objects.select_for_update().filter(id__in=ids, forgotten_at__isnull=True).order_by("id"))
+
+
 @transaction.atomic
 def confirm_memories(*, actor: Any, ids: list[int]) -> int:
+    """Confirm the live memories among ``ids`` (the admin's action); forgotten ones are skipped."""
     now = timezone.now()
-    memories = list(Memory.objects.filter(id__in=ids))
+    memories = _locked_live(ids)
     for memory in memories:
         memory.last_confirmed_at = now
         memory.save(update_fields=["last_confirmed_at", "updated_at"])
@@ -667,10 +772,11 @@ def confirm_memories(*, actor: Any, ids: list[int]) -> int:
 
 @transaction.atomic
 def set_expiry(*, actor: Any, ids: list[int], expires_at: datetime | None) -> int:
-    """Set (or clear, with None) the expiry of memories; a past moment is refused."""
+    """Set (or clear, with None) the expiry of the live memories among ``ids``; forgotten ones are
+    skipped, a past moment is refused."""
     if expires_at is not None and expires_at <= timezone.now():
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
-    memories = list(Memory.objects.filter(id__in=ids))
+    memories = _locked_live(ids)
     for memory in memories:
         old = memory.expires_at
         memory.expires_at = expires_at

@@ -138,3 +138,77 @@ def test_history_records_every_change_with_its_actor(token_client, user):
     assert [e["event_type"] for e in events] == ["add", "update", "confirm", "forget"]
     assert {e["actor"] for e in events} == {user.username}
     assert events[3]["data"]["reason"] == "obsolete"
+
+
+@pytest.mark.parametrize("how", ["delete", "forget"])
+def test_writes_to_a_deleted_or_forgotten_memory_are_refused(token_client, how):
+    memory_id = remember(token_client, "User's gym is on Pine Street", tags=["health"])
+    if how == "delete":
+        assert token_client.delete(f"/api/v1/memories/{memory_id}").status_code == 200
+    else:
+        token_client.post(f"/api/v1/memories/{memory_id}/forget", {"reason": "moved"}, format="json")
+    state = "deleted" if how == "delete" else "forgotten"
+    before = Memory.objects.get(id=memory_id)
+    writes = [
+        ("patch", f"/api/v1/memories/{memory_id}", {"tags": ["gym"]}),
+        ("post", f"/api/v1/memories/{memory_id}/correct", {"text": "User's gym is on Oak Street"}),
+        ("post", f"/api/v1/memories/{memory_id}/confirm", None),
+        ("post", f"/api/v1/memories/{memory_id}/forget", {"reason": "again"}),
+        ("delete", f"/api/v1/memories/{memory_id}", None),
+    ]
+    for method, path, body in writes:
+        response = getattr(token_client, method)(path, body, format="json")
+        assert response.status_code == 400, (method, path, response.json())
+        error = response.json()["error"]
+        assert error["code"] == "INVALID_INPUT"
+        assert error["message"].startswith(f"Memory {memory_id} was {state};"), error["message"]
+        assert error["details"] == {"memory_id": memory_id, "state": state, "replaced_by": None}
+    after = Memory.objects.get(id=memory_id)
+    assert (after.tags, after.last_confirmed_at, after.forgotten_at) == (
+        before.tags,
+        before.last_confirmed_at,
+        before.forgotten_at,
+    )
+    assert Tombstone.objects.filter(memory_id=memory_id).count() == 1
+    assert Memory.objects.count() == 1  # no correction was stored
+    assert [e.event_type for e in MemoryEvent.objects.filter(memory_id=memory_id)] == ["add", "forget"]
+
+
+def test_writes_to_a_corrected_memory_name_its_replacement(token_client):
+    old = remember(token_client, "User's manager is John Smith")
+    new = token_client.post(
+        f"/api/v1/memories/{old}/correct", {"text": "User's manager is Jane Doe"}, format="json"
+    ).json()["memory"]["id"]
+    again = token_client.post(f"/api/v1/memories/{old}/correct", {"text": "User's manager is Ann Lee"}, format="json")
+    assert again.status_code == 400 and again.json()["error"]["code"] == "INVALID_INPUT"
+    assert f"replaced by memory {new}" in again.json()["error"]["message"]
+    assert again.json()["error"]["details"] == {"memory_id": old, "state": "corrected", "replaced_by": new}
+    patch = token_client.patch(f"/api/v1/memories/{old}", {"text": "User's manager is Ann Lee"}, format="json")
+    assert patch.status_code == 400 and patch.json()["error"]["details"]["replaced_by"] == new
+    assert Memory.objects.filter(forgotten_at__isnull=True).get().id == new
+
+
+def test_forget_tool_on_a_forgotten_memory_answers_the_same_error(token_client):
+    memory_id = remember(token_client, "User's locker is number 12")
+    token_client.delete(f"/api/v1/memories/{memory_id}")
+    response = token_client.post(
+        "/api/v1/assistant/tools/forget/invoke", {"arguments": {"memory_id": memory_id, "reason": "x"}}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_INPUT"
+    assert response.json()["error"]["details"]["state"] == "deleted"
+
+
+def test_patch_writes_only_the_fields_it_changes(token_client):
+    """A PATCH writes the fields it names, so it cannot put back what its caller's copy said about
+    any other column (the forgetting, above all): checked on the SQL it sends."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    memory_id = remember(token_client, "User's bike is blue", tags=["bike"])
+    with CaptureQueriesContext(connection) as queries:
+        response = token_client.patch(f"/api/v1/memories/{memory_id}", {"tags": ["bike", "blue"]}, format="json")
+    assert response.status_code == 200
+    [update] = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "memories_memory"')]
+    assert '"tags"' in update and '"updated_at"' in update
+    assert '"forgotten_at"' not in update and '"text"' not in update and '"status"' not in update
