@@ -29,6 +29,11 @@ preload_app = False
 timeout = int(os.environ.get("MNEMO_WEB_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("MNEMO_WEB_GRACEFUL_TIMEOUT", "20"))
 keepalive = 5
+# Whose X-Forwarded-For / X-Forwarded-Proto the server believes: MNEMO_TRUSTED_PROXIES (comma-separated
+# addresses or networks of your reverse proxies), nobody by default. uvicorn's own default believes
+# any request from loopback, so a local client could name any address it liked in the header and be
+# judged by it (/metrics decides by the client's address).
+forwarded_allow_ips = os.environ.get("MNEMO_TRUSTED_PROXIES", "")
 # Django writes the access log (with request ids); gunicorn's own messages go to stderr.
 accesslog = None
 errorlog = "-"

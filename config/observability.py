@@ -110,7 +110,9 @@ def _allowed_networks() -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, 
 
 
 def metrics_allowed(request: HttpRequest) -> bool:
-    """A scraper on an allowed network, or one that shows the metrics token."""
+    """A scraper on an allowed network, or one that shows the metrics token. The address is the
+    connection's peer (``REMOTE_ADDR``): the server takes one from X-Forwarded-For only when the
+    peer is one of ``MNEMO_TRUSTED_PROXIES`` (config/gunicorn.py), never from anyone else."""
     token = settings.MNEMO_METRICS_TOKEN
     header = request.headers.get("Authorization", "")
     if token and header.startswith("Bearer ") and secrets.compare_digest(header[7:].strip(), token):

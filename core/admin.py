@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -34,9 +34,31 @@ from guardian.forms import GroupObjectPermissionsForm, UserObjectPermissionsForm
 from guardian.shortcuts import get_groups_with_perms, get_users_with_perms
 
 from core import permissions as layer
+from core.fields import text_problem
 
 MANAGE_USER_PERMS = "guardian.change_userobjectpermission"
 MANAGE_GROUP_PERMS = "guardian.change_groupobjectpermission"
+
+
+class StorableQueryMiddleware:
+    """The admin's (and the staff pages') query strings hold only storable text.
+
+    A changelist filter or search passes its value to SQL untouched, and PostgreSQL refuses a
+    NUL in text with an error raised only when the page renders its rows: ``?tag=%00`` and
+    ``?source_provider=%00`` were 500s. Such a parameter (name or value) is a 400 here, for every
+    admin page and filter at once, Django's own included. The API and /rpc are left to their
+    contracts, which answer the same input with the error envelope and a message per field.
+    """
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(("/api/", "/rpc")):
+            for key, values in request.GET.lists():
+                if any(text_problem(text) for text in (key, *values)):
+                    raise BadRequest("A query parameter holds a NUL character or invalid Unicode.")
+        return self.get_response(request)
 
 
 def _staff(request: HttpRequest) -> bool:

@@ -13,7 +13,20 @@ One set of rules for what Mnemo accepts, so that no entrance is weaker than anot
 - **JSON objects**: bounded nesting depth, number of items and string lengths, with the same text
   rules for every key and string value at any depth, checked by an explicit stack (no recursion:
   500 levels of nesting are refused at once instead of overflowing Python's stack);
-- **tags**: each at most 64 characters, refused (never truncated) when longer.
+- **tags**: each at most 64 characters, refused (never truncated) when longer;
+- **agent names**: letters, digits, spaces and ``_ - .``, without ``..`` (``AgentNameField``).
+
+A maximum length is checked on the text as sent, before any trimming: ``"x" * 200 + " "`` is
+201 characters, over a limit of 200, even where surrounding whitespace is then trimmed.
+
+**Secrets are refused in the contract.** Every text, JSON and tag field type here scans its
+value with the one secret scanner (``core.secrets``) once it is otherwise valid, so an entrance
+that validates with an operation's contract (REST, gateway tools, JSON-RPC, MCP, import lines,
+the post-turn hook) refuses a secret with SECRET_REJECTED exactly as the others do. A field that
+is read and never stored (a query, a filter, the name of an existing object), or whose items are
+scanned one by one where they are stored, says so with ``unscanned=<why>`` (one of ``Unscanned``);
+tests/core/test_scanned_fields.py holds every field of every contract to one or the other and
+the README's list of what is scanned to the code.
 """
 
 from __future__ import annotations
@@ -25,6 +38,9 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
+from rest_framework.fields import empty
+
+from core.secrets import reject_secrets
 
 #: Longest value of a short text field with no limit of its own (names, keys, ids, reasons).
 SHORT_TEXT = 200
@@ -40,6 +56,8 @@ JSON_MAX_KEY = 200
 #: A tag, after normalization (seed 003: lowercase canonical forms).
 TAG_MAX_LENGTH = 64
 MAX_TAGS = 50
+#: ``agent:<name>`` must fit a namespace key (200 characters).
+AGENT_NAME_MAX = 200 - len("agent:")
 
 #: The moments a datetime may name (UTC), with a day of margin at both ends so that the value can
 #: be shown in any time zone without leaving Python's years 1 to 9999.
@@ -141,16 +159,79 @@ def parse_aware_datetime(value: Any) -> datetime:
     return utc
 
 
+# --- secrets ------------------------------------------------------------------------------------------
+
+
+class Unscanned:
+    """Why a text field of a contract is not scanned for secrets there (``unscanned=``): the only
+    reasons there are. Anything stored or pinned is scanned."""
+
+    QUERY = "read, never stored: a query or a filter"
+    REFERENCE = "names an existing object, never stored"
+    OUTBOUND = "an outbound message, sent and recorded as the user asked"
+    EACH_WHERE_STORED = (
+        "scanned item by item where it is stored; a refused item is skipped and reported, not the request"
+    )
+    REDACTED = "text a third party wrote (a tool's error): credential-shaped spans are redacted where it is kept"
+    TOOL_ARGUMENTS = "the called tool's own contract validates and scans them"
+    WITH_ITS_LIST = "scanned with the list it is in"
+    IGNORED = "accepted for an export's round trip, then ignored"
+
+    ALL = frozenset({QUERY, REFERENCE, OUTBOUND, EACH_WHERE_STORED, REDACTED, TOOL_ARGUMENTS, WITH_ITS_LIST, IGNORED})
+
+
+def field_path(field: serializers.Field) -> str:
+    """``tool_calls.name`` for a field inside a nested contract: the names of it and its parents."""
+    names: list[str] = []
+    node: Any = field
+    while node is not None:
+        name = getattr(node, "field_name", None)
+        if name:
+            names.append(str(name))
+        node = getattr(node, "parent", None)
+    return ".".join(reversed(names)) or "value"
+
+
+class Scanned:
+    """Mixed into a DRF field: once the value is otherwise valid, the secret scanner runs on it
+    (a string, or JSON: keys and values at any depth) and a secret raises SECRET_REJECTED, which
+    passes through DRF's validation untouched and reaches the caller as every entrance reports a
+    domain error. ``unscanned="<why>"`` (a reason of ``Unscanned``) turns it off for a field that
+    is not stored."""
+
+    unscanned: str | None
+
+    def __init__(self, *args: Any, unscanned: str | None = None, **kwargs: Any) -> None:
+        if unscanned is not None and unscanned not in Unscanned.ALL:
+            raise ValueError(f"unscanned must be one of the reasons in core.fields.Unscanned, not {unscanned!r}")
+        self.unscanned = unscanned
+        super().__init__(*args, **kwargs)
+
+    def run_validation(self, data: Any = empty) -> Any:
+        value = super().run_validation(data)  # type: ignore[misc]
+        if self.unscanned is None and value:
+            reject_secrets(**{field_path(self): value})  # type: ignore[arg-type]
+        return value
+
+
 # --- DRF fields --------------------------------------------------------------------------------------
 
 
-class TextField(serializers.CharField):
+class TextField(Scanned, serializers.CharField):
     """A string, and only a string (DRF's CharField would turn 42 into "42"), storable (no NUL, no
-    lone surrogates) and bounded: ``max_length`` defaults to ``SHORT_TEXT``."""
+    lone surrogates) and bounded: ``max_length`` defaults to ``SHORT_TEXT`` and is checked on the
+    text as sent, before trimming. Scanned for secrets unless ``unscanned`` says why not."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", SHORT_TEXT)
         super().__init__(**kwargs)
+
+    def run_validation(self, data: Any = empty) -> Any:
+        # DRF trims first and measures what is left (and answers a blank string before anything
+        # else): 10,000 spaces around a short name passed a limit of 200. The limit is on the input.
+        if isinstance(data, str) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().run_validation(data)
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -159,6 +240,53 @@ class TextField(serializers.CharField):
         if problem:
             raise serializers.ValidationError(f"This field {problem}.")
         return super().to_internal_value(data)
+
+
+class EmailField(Scanned, serializers.EmailField):
+    """An e-mail address (DRF's rules), scanned for secrets like any stored text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str) or text_problem(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class RegexField(Scanned, serializers.RegexField):
+    """Text of a given shape (DRF's RegexField), scanned for secrets like any stored text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str) or text_problem(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def agent_name_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an agent's name, or None. A hand-written scan (no regex): letters
+    and digits of any script, spaces, ``_``, ``-`` and ``.``; no ``..``."""
+    for char in value:
+        if not (char.isalnum() or char in "_-. "):
+            return f"must hold only letters, digits, spaces and _ - . (not {char!r})"
+    if ".." in value:
+        return "must not contain '..'"
+    return None
+
+
+class AgentNameField(TextField):
+    """The name of an agent or subagent (a session's, a turn's): it is pinned into the session's
+    prompt and becomes part of an ``agent:<name>`` namespace key, so it is a name and nothing
+    else: letters, digits, spaces, ``_ - .``, no ``..``, at most ``AGENT_NAME_MAX`` characters."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", AGENT_NAME_MAX)
+        kwargs.setdefault("help_text", "letters, digits, spaces and _ - . (no '..')")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        problem = agent_name_problem(value)
+        if problem:
+            raise serializers.ValidationError(f"An agent name {problem}.")
+        return value
 
 
 class BooleanField(serializers.BooleanField):
@@ -223,8 +351,9 @@ class BoundedFloatField(serializers.FloatField):
         return value
 
 
-class JSONObjectField(serializers.DictField):
-    """A JSON object PostgreSQL's jsonb can store, of bounded depth, size and string lengths."""
+class JSONObjectField(Scanned, serializers.DictField):
+    """A JSON object PostgreSQL's jsonb can store, of bounded depth, size and string lengths;
+    its keys and values are scanned for secrets unless ``unscanned`` says why not."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.max_depth = kwargs.pop("max_depth", JSON_MAX_DEPTH)
@@ -241,7 +370,7 @@ class JSONObjectField(serializers.DictField):
         return dict(data)
 
 
-class JSONValueField(serializers.JSONField):
+class JSONValueField(Scanned, serializers.JSONField):
     """Any JSON value (tool-call arguments), with the same bounds as ``JSONObjectField``."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -261,10 +390,11 @@ class TagField(TextField):
         super().__init__(**kwargs)
 
 
-class TagListField(serializers.ListField):
-    """Up to 50 tags, each at most 64 characters (normalized to lowercase canonical forms later)."""
+class TagListField(Scanned, serializers.ListField):
+    """Up to 50 tags, each at most 64 characters (normalized to lowercase canonical forms later),
+    scanned as a list (before they are lower-cased) unless ``unscanned`` says why not."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("child", TagField())
+        kwargs.setdefault("child", TagField(unscanned=Unscanned.WITH_ITS_LIST))
         kwargs.setdefault("max_length", MAX_TAGS)
         super().__init__(**kwargs)

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -49,7 +50,13 @@ class VisibleNamespaceFilter(admin.SimpleListFilter):
         return [(str(ns.id), ns.key) for ns in permissions.visible_namespaces(request.user).order_by("key")]
 
     def queryset(self, request, queryset):
-        return queryset.filter(namespace_id=self.value()) if self.value() else queryset
+        value = self.value()
+        if not value:
+            return queryset
+        # A namespace id: anything else is Django's "invalid lookup" (a redirect to ?e=1), not a 500.
+        if not (value.isascii() and value.isdigit() and len(value) <= 18):
+            raise IncorrectLookupParameters(f"namespace must be a namespace id, not {value[:40]!r}")
+        return queryset.filter(namespace_id=int(value))
 
 
 class TagFilter(admin.SimpleListFilter):

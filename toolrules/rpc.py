@@ -4,7 +4,8 @@ Authentication is the API's token (``Authorization: Token …``). Each method's 
 validated by the serializer of the same operation over REST (``toolrules.api.serializers``), by
 name or by position. Domain errors become JSON-RPC errors: bad params are -32602 (invalid
 params), an unknown rule is -32004, a forbidden change -32003; each carries the Mnemo error code
-in ``data.code``. A body that is not a JSON-RPC request object (``42``, ``null``) is -32600.
+in ``data.code``. A body that is not a JSON-RPC request object (``42``, ``null``), an empty batch
+and a batch over ``MNEMO_RPC_MAX_BATCH`` calls are -32600; another method than POST is 405.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from modernrpc import Protocol, RpcRequestContext, RpcServer
@@ -141,15 +143,30 @@ def tool_rules_json(user: Any, data: dict[str, Any]) -> list[dict[str, Any]]:
     return [services.serialize_rule(r) for r in services.list_rules(user=user, tool_name=data["tool_name"] or None)]
 
 
-def _rpc_error(code: int, message: str) -> JsonResponse:
-    return JsonResponse({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}})
+def _rpc_error(code: int, message: str, *, data: dict[str, Any] | None = None, status: int = 200) -> JsonResponse:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return JsonResponse({"jsonrpc": "2.0", "id": None, "error": error}, status=status)
 
 
 @csrf_exempt
 def view(request: HttpRequest) -> HttpResponse:
-    """The /rpc endpoint: modern-rpc's view, after the checks it lacks. A body that is not a
-    request object (or a batch of them) is -32600, JSON too deep to read is -32700: never a 500."""
-    if request.method == "POST" and request.content_type in ("application/json", "application/json-rpc", ""):
+    """The /rpc endpoint: modern-rpc's view, after the checks it lacks. Another method than POST
+    is a JSON-RPC error with 405 and ``Allow: POST`` (modern-rpc's is an empty HTML 405); a body
+    that is not a request object or a batch of them is -32600, an empty batch too (JSON-RPC 2.0
+    answers ``[]`` with one error, not nothing), and a batch of more than ``MNEMO_RPC_MAX_BATCH``
+    calls (each is a whole request's work); JSON too deep to read is -32700. Never a 500."""
+    if request.method != "POST":
+        response = _rpc_error(
+            -32600,
+            f"Invalid Request: {request.method} is not supported; POST a JSON-RPC request.",
+            data={"code": "METHOD_NOT_ALLOWED"},
+            status=405,
+        )
+        response["Allow"] = "POST"
+        return response
+    if request.content_type in ("application/json", "application/json-rpc", ""):
         try:
             body = json.loads(request.body)
         except (ValueError, UnicodeDecodeError):
@@ -160,4 +177,11 @@ def view(request: HttpRequest) -> HttpResponse:
             not isinstance(body, dict | list) or (isinstance(body, list) and not all(isinstance(r, dict) for r in body))
         ):
             return _rpc_error(-32600, "Invalid request: the body must be a JSON-RPC request object or a batch of them.")
+        if body == []:
+            empty = {"code": "INVALID_INPUT", "message": "The batch is empty."}
+            return _rpc_error(-32600, "Invalid Request", data=empty)
+        limit = settings.MNEMO_RPC_MAX_BATCH
+        if isinstance(body, list) and len(body) > limit:
+            message = f"A batch holds at most {limit} calls (MNEMO_RPC_MAX_BATCH); this one has {len(body)}."
+            return _rpc_error(-32600, f"Invalid Request: {message}", data={"code": "INVALID_INPUT", "message": message})
     return server.view(request)

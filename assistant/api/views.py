@@ -13,7 +13,16 @@ from assistant.services.post_turn_service import process_turn
 from assistant.services.session_service import start_or_resume_session
 from assistant.services.tool_registry_service import tools_for
 from core.api import StrictSerializer, validated
-from core.fields import LONG_TEXT, BoundedIntegerField, JSONObjectField, JSONValueField, TextField, UUIDField
+from core.fields import (
+    LONG_TEXT,
+    AgentNameField,
+    BoundedIntegerField,
+    JSONObjectField,
+    JSONValueField,
+    TextField,
+    Unscanned,
+    UUIDField,
+)
 from toolrules.api.serializers import RuleOutput
 
 
@@ -88,19 +97,28 @@ class TurnOutput(serializers.Serializer):
     replayed = serializers.BooleanField()
 
 
-#: ``agent:<name>`` must fit a namespace key (200 characters).
-AGENT_NAME_MAX = 200 - len("agent:")
+#: The most messages and tool calls one turn may report (README: Security model). A turn's work
+#: grows with them: each user message becomes a memory and is read for decrees (about 19 ms each),
+#: each call is counted in the statistics (about 10 ms each), so a full turn stays near a second or
+#: two instead of holding a web worker for 13 s (500 user messages, measured on 2 loaded cores).
+TURN_MAX_MESSAGES = 100
+TURN_MAX_TOOL_CALLS = 100
 
 
 class InvokeInput(StrictSerializer):
     arguments = JSONObjectField(
-        required=False, default=dict, help_text="the tool's arguments, as its input_schema describes them"
+        required=False,
+        default=dict,
+        help_text="the tool's arguments, as its input_schema describes them",
+        unscanned=Unscanned.TOOL_ARGUMENTS,
     )
 
 
 class SessionInput(StrictSerializer):
-    message = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT)
-    agent_name = TextField(required=False, allow_blank=True, default="", max_length=AGENT_NAME_MAX)
+    # The message picks the memories of the prompt's last block; it is not stored.
+    message = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT, unscanned=Unscanned.QUERY)
+    # Pinned into every prompt of the session: a name, scanned.
+    agent_name = AgentNameField(required=False, allow_blank=True, default="")
     session_id = UUIDField(required=False, allow_null=True, default=None)
 
 
@@ -163,23 +181,28 @@ class MessageInput(StrictSerializer):
     role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
     # The turn's shape only: what a user message must be to become a memory (add_memory's
     # contract) is checked per message, and one that fails is reported, not the whole turn.
-    content = TextField(allow_blank=True, trim_whitespace=False, max_length=100_000)
+    # A user message carrying a secret is skipped (reported), the rest of the turn kept.
+    content = TextField(
+        allow_blank=True, trim_whitespace=False, max_length=100_000, unscanned=Unscanned.EACH_WHERE_STORED
+    )
 
 
 class ToolCallInput(StrictSerializer):
+    # Kept in the caller's tool statistics and observation rules: scanned.
     name = TextField(max_length=100)
-    arguments = JSONValueField(required=False, default=dict)
+    # Kept only inside a subagent's skill memory, which add_memory scans (a refused skill is skipped).
+    arguments = JSONValueField(required=False, default=dict, unscanned=Unscanned.EACH_WHERE_STORED)
     status = serializers.ChoiceField(choices=["success", "error"])
-    error = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT)
+    error = TextField(required=False, allow_blank=True, default="", max_length=LONG_TEXT, unscanned=Unscanned.REDACTED)
 
 
 class TurnInput(StrictSerializer):
-    # Stored as given (issue 16): no trimming.
+    # Stored as given (issue 16): no trimming. Kept with the turn and in its memories: scanned.
     session_id = TextField(max_length=255, trim_whitespace=False)
-    agent_name = TextField(required=False, allow_blank=True, default="", max_length=AGENT_NAME_MAX)
+    agent_name = AgentNameField(required=False, allow_blank=True, default="")
     turn_index = BoundedIntegerField(required=False, allow_null=True, default=None, min_value=0)
-    messages = MessageInput(many=True, max_length=500)
-    tool_calls = ToolCallInput(many=True, required=False, default=list, max_length=500)
+    messages = MessageInput(many=True, max_length=TURN_MAX_MESSAGES)
+    tool_calls = ToolCallInput(many=True, required=False, default=list, max_length=TURN_MAX_TOOL_CALLS)
 
 
 class TurnView(APIView):

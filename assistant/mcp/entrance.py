@@ -42,6 +42,7 @@ from assistant.services.tool_registry_service import tools_for
 from assistant.tools import Tool
 from core.api import json_schema
 from core.errors import DatabaseUnavailable, InvalidInput, MnemoError, NotFound, error_body
+from core.fields import check_text
 
 logger = logging.getLogger(__name__)
 
@@ -402,6 +403,17 @@ def _recent_memories(user: AbstractUser, key: str) -> dict[str, Any]:
     return {"namespace": namespace.key, "memories": MemoryOutput(memories, many=True).data}
 
 
+def _namespace_key(key: str) -> str:
+    """A namespace key out of a resource URI, checked as the API checks one (no NUL, no lone
+    surrogates, at most 200 characters): INVALID_INPUT otherwise, never a database error."""
+    from memories.api.serializers import NAMESPACE_MAX
+
+    try:
+        return check_text(key, max_length=NAMESPACE_MAX, where="The namespace key in the resource URI")
+    except ValueError as exc:
+        raise InvalidInput(f"{exc}.") from exc
+
+
 def read_resource_as(user: AbstractUser, uri: str) -> types.ReadResourceResult:
     """A resource's contents, with the permissions of the matching tool or namespace read; raises
     ``MnemoError`` (NOT_FOUND for anything the caller may not see, like a missing one)."""
@@ -410,9 +422,10 @@ def read_resource_as(user: AbstractUser, uri: str) -> types.ReadResourceResult:
         answer = invoke_tool(user=user, name="get_contact_memory", arguments={"contact_id": match["contact_id"]})
         data = answer["result"]
     elif match := _NAMESPACE_RECENT.match(uri):
-        data = _recent_memories(user, unquote(match["key"]))
+        data = _recent_memories(user, _namespace_key(unquote(match["key"])))
     else:
-        raise NotFound(f"Resource {uri} not found.")
+        shown = uri[:200].encode("utf-8", "replace").decode("utf-8")  # lone surrogates cannot be encoded
+        raise NotFound(f"Resource {shown} not found.")
     return types.ReadResourceResult(
         contents=[types.TextResourceContents(uri=uri, mime_type=JSON, text=dump_json(data))]
     )

@@ -84,8 +84,20 @@ def _rpc_error(code: str, message: str, rpc_code: int = -32600) -> dict[str, Any
     }
 
 
-def _base_url(scope: Scope) -> str:
-    host = _header(scope, b"host") or "localhost"
+def allowed_hosts() -> list[str]:
+    return settings.MNEMO_MCP_ALLOWED_HOSTS or settings.ALLOWED_HOSTS
+
+
+def _base_url(scope: Scope) -> str | None:
+    """Where clients reach this server: ``MNEMO_PUBLIC_URL``, else the request's scheme and Host
+    when the Host is an allowed one. None for any other Host: a URL built from it would send a
+    client that follows it wherever the request said (it is never echoed)."""
+    if settings.MNEMO_PUBLIC_URL:
+        return settings.MNEMO_PUBLIC_URL
+    host = _header(scope, b"host") or ""
+    domain, _port = split_domain_port(host)
+    if not domain or not validate_host(domain, allowed_hosts()):
+        return None
     return f"{scope.get('scheme', 'http')}://{host}"
 
 
@@ -158,8 +170,7 @@ class McpHttpApp:
             return None
         host = _header(scope, b"host") or ""
         domain, _port = split_domain_port(host)
-        allowed_hosts = settings.MNEMO_MCP_ALLOWED_HOSTS or settings.ALLOWED_HOSTS
-        if not domain or not validate_host(domain, allowed_hosts):
+        if not domain or not validate_host(domain, allowed_hosts()):
             return 421, f"Host {host!r} is not allowed."
         origin = _header(scope, b"origin")
         if origin is not None and not origin_allowed(origin, settings.MNEMO_MCP_ALLOWED_ORIGINS):
@@ -167,8 +178,10 @@ class McpHttpApp:
         return None
 
     def _challenge(self, scope: Scope, *, invalid: bool) -> list[tuple[bytes, bytes]]:
-        metadata = f"{_base_url(scope)}{METADATA_PATH}{MCP_PATH}"
-        value = f'Bearer realm="mnemo", resource_metadata="{metadata}"'
+        value = 'Bearer realm="mnemo"'
+        base = _base_url(scope)
+        if base is not None:  # behind an unknown Host (Host checks off), no URL at all
+            value += f', resource_metadata="{base}{METADATA_PATH}{MCP_PATH}"'
         if invalid:
             value += ', error="invalid_token", error_description="The token is invalid or its user inactive."'
         return [(b"www-authenticate", value.encode())]
@@ -177,6 +190,10 @@ class McpHttpApp:
         """RFC 9728 metadata named by the 401 challenge: what this resource is, how to send a token
         (Mnemo's API tokens are issued by Mnemo; there is no OAuth authorization server)."""
         base = _base_url(scope)
+        if base is None:
+            message = "This Host is not one Mnemo answers to (MNEMO_MCP_ALLOWED_HOSTS, ALLOWED_HOSTS)."
+            await _respond(send, 421, error_body("PERMISSION_DENIED", message))
+            return
         await _respond(
             send,
             200,

@@ -61,7 +61,11 @@ async def db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 def _protocol_error(exc: MnemoError) -> MCPError:
     """A domain error of a prompt or resource request (they have no ``isError`` result) as a
     JSON-RPC error that still carries the seed's code and message."""
-    code = {"NOT_FOUND": RESOURCE_NOT_FOUND, "INVALID_INPUT": types.INVALID_PARAMS}.get(exc.code, types.INTERNAL_ERROR)
+    code = {
+        "NOT_FOUND": RESOURCE_NOT_FOUND,
+        "INVALID_INPUT": types.INVALID_PARAMS,
+        "SECRET_REJECTED": types.INVALID_PARAMS,  # a prompt argument (the agent's name) shaped like a secret
+    }.get(exc.code, types.INTERNAL_ERROR)
     return MCPError(code=code, message=f"{exc.code}: {exc.message}", data=error_body(exc.code, exc.message))
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -54,6 +55,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A NUL in a page's query string (an admin filter) is a 400, not a database error.
+    "core.admin.StorableQueryMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -431,6 +434,11 @@ MNEMO_DECREE_ALIASES = {
     **env.json("MNEMO_DECREE_ALIASES", default={}),
 }
 
+# JSON-RPC (/rpc): the most calls one batch may hold (each is a request's work; -32600 above).
+MNEMO_RPC_MAX_BATCH = env.int("MNEMO_RPC_MAX_BATCH", default=50)
+if MNEMO_RPC_MAX_BATCH < 1:
+    raise ImproperlyConfigured("MNEMO_RPC_MAX_BATCH must be at least 1")
+
 # --- MCP entrance (assistant/mcp/, served at /mcp by config.asgi) -------------------------------
 # DNS-rebinding protection of /mcp, as the MCP transport spec requires. Host: checked like
 # Django's ALLOWED_HOSTS (empty: the same list). Origin: a request that sends one must name an
@@ -439,6 +447,12 @@ MNEMO_DECREE_ALIASES = {
 MNEMO_MCP_DNS_REBINDING_PROTECTION = env.bool("MNEMO_MCP_DNS_REBINDING_PROTECTION", default=True)
 MNEMO_MCP_ALLOWED_HOSTS: list[str] = env.list("MNEMO_MCP_ALLOWED_HOSTS", default=[])
 MNEMO_MCP_ALLOWED_ORIGINS: list[str] = env.list("MNEMO_MCP_ALLOWED_ORIGINS", default=[])
+# Where clients reach Mnemo ("https://mnemo.example.com"): the URLs of the MCP protected-resource
+# metadata and of the 401 challenge are built from it. Unset, they are built from the request's
+# Host, only when it is one of the allowed hosts above (an unknown Host is refused, never echoed).
+MNEMO_PUBLIC_URL: str = env("MNEMO_PUBLIC_URL", default="").rstrip("/")
+if MNEMO_PUBLIC_URL and not MNEMO_PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"MNEMO_PUBLIC_URL must start with http:// or https://, not {MNEMO_PUBLIC_URL!r}")
 # Largest MCP request body accepted (413 above it).
 MNEMO_MCP_MAX_BODY_BYTES = env.int("MNEMO_MCP_MAX_BODY_BYTES", default=4 * 1024 * 1024)
 # How many recent memories the mnemo://namespaces/{key}/recent resource returns.

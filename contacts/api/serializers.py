@@ -8,9 +8,12 @@ from core.fields import (
     LONG_TEXT,
     BooleanField,
     BoundedIntegerField,
+    EmailField,
     JSONObjectField,
+    RegexField,
     TagListField,
     TextField,
+    Unscanned,
     UUIDField,
 )
 
@@ -36,8 +39,8 @@ class ContactOutput(serializers.ModelSerializer):
 
 class ContactInput(StrictSerializer):
     name = TextField(max_length=200)
-    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
-    phone = serializers.RegexField(r"^\+?[0-9 ()\-.]{3,39}$", required=False, allow_blank=True, max_length=40)
+    email = EmailField(required=False, allow_blank=True, max_length=254)
+    phone = RegexField(r"^\+?[0-9 ()\-.]{3,39}$", required=False, allow_blank=True, max_length=40)
     company = TextField(required=False, allow_blank=True, max_length=200)
     title = TextField(required=False, allow_blank=True, max_length=200)
     address = TextField(required=False, allow_blank=True, max_length=1000)
@@ -107,7 +110,7 @@ class ContactMessagesInput(ContactRefInput):
 class SendSmsInput(ContactRefInput):
     """``send_sms``: preview with ``confirmed=false`` (the default), send with ``true``."""
 
-    body = TextField(max_length=1600)
+    body = TextField(max_length=1600, unscanned=Unscanned.OUTBOUND)
     confirmed = BooleanField(
         required=False, default=False, help_text="false (default): preview only, nothing is sent; true: send it"
     )
@@ -116,8 +119,8 @@ class SendSmsInput(ContactRefInput):
 class SendEmailInput(SendSmsInput):
     """``send_email``: like ``send_sms``, with a subject."""
 
-    subject = TextField(required=False, allow_blank=True, default="", max_length=300)
-    body = TextField(max_length=50_000)
+    subject = TextField(required=False, allow_blank=True, default="", max_length=300, unscanned=Unscanned.OUTBOUND)
+    body = TextField(max_length=50_000, unscanned=Unscanned.OUTBOUND)
 
 
 class ContactMemoryOutput(serializers.Serializer):

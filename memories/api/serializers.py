@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from core.api import SharedFieldsOutput, StrictSerializer
 from core.fields import (
@@ -15,6 +17,7 @@ from core.fields import (
     JSONObjectField,
     TagListField,
     TextField,
+    Unscanned,
     UUIDField,
 )
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
@@ -23,21 +26,37 @@ from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 NAMESPACE_MAX = 200
 
 
+class MemoryTextField(TextField):
+    """A memory's text: at most ``MAX_TEXT_CHARS`` characters (a setting, so read at each call,
+    and checked before the scanner reads the text), stored exactly as sent (no trimming). The
+    service checks it again (its other callers, the admin among them, have no contract)."""
+
+    def run_validation(self, data: Any = empty) -> Any:
+        limit = settings.MAX_TEXT_CHARS
+        if isinstance(data, str) and len(data) > limit:
+            raise serializers.ValidationError(
+                f"The text is {len(data)} characters long; the limit is {limit} (MAX_TEXT_CHARS)."
+            )
+        return super().run_validation(data)
+
+
 def text_field(**kwargs: Any) -> serializers.CharField:
-    # Secrets and MAX_TEXT_CHARS are checked by the service (the same rules for every way in; the
-    # limit is a setting); here the type, storability and a hard ceiling. trim_whitespace off: the
-    # text is stored exactly as sent.
+    # The schema's ceiling; the limit itself is MAX_TEXT_CHARS, read at each call.
     kwargs.setdefault("max_length", 1_000_000)
-    return TextField(trim_whitespace=False, allow_blank=True, **kwargs)
+    return MemoryTextField(trim_whitespace=False, allow_blank=True, **kwargs)
 
 
-def namespace_field() -> serializers.CharField:
+def namespace_field(**kwargs: Any) -> serializers.CharField:
+    """The namespace an operation reads or writes in: it names one that exists (or the caller's
+    own), so it is not a stored string (import lines, which create namespaces, scan theirs)."""
+    kwargs.setdefault("unscanned", Unscanned.REFERENCE)
     return TextField(
         required=False,
         allow_blank=True,
         default="",
         max_length=NAMESPACE_MAX,
         help_text="namespace key; default: your own user:<username>",
+        **kwargs,
     )
 
 
@@ -141,12 +160,12 @@ class MetadataFilterField(JSONObjectField):
 class SearchInput(StrictSerializer):
     """Seed 002's ``search_memory``: REST and the tool (which leaves out ``format``)."""
 
-    query = TextField(max_length=4000, help_text="query string to search for")
+    query = TextField(max_length=4000, help_text="query string to search for", unscanned=Unscanned.QUERY)
     namespace = namespace_field()
     limit = BoundedIntegerField(required=False, default=5, min_value=1, max_value=100)
-    tags = TagListField(required=False, default=list)
+    tags = TagListField(required=False, default=list, unscanned=Unscanned.QUERY)
     tags_mode = serializers.ChoiceField(choices=["any", "all"], required=False, default="any")
-    metadata = MetadataFilterField(required=False, default=dict)
+    metadata = MetadataFilterField(required=False, default=dict, unscanned=Unscanned.QUERY)
     created_after = AwareDateTimeField(required=False, allow_null=True, default=None)
     created_before = AwareDateTimeField(required=False, allow_null=True, default=None)
     mode = serializers.ChoiceField(choices=["hybrid", "vector", "keyword"], required=False, default="hybrid")
@@ -250,11 +269,15 @@ class ImportLineInput(RememberInput):
     type = serializers.ChoiceField(choices=["memory"], required=False, default="memory")
     id = serializers.IntegerField(required=False, allow_null=True, default=None)
     event_id = UUIDField(required=False, allow_null=True, default=None)
-    status = TextField(required=False, allow_blank=True, max_length=20)
+    # The namespace a line names is created if missing: a stored key, scanned.
+    namespace = namespace_field(unscanned=None)
+    status = TextField(required=False, allow_blank=True, max_length=20, unscanned=Unscanned.IGNORED)
     created_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     updated_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     forgotten_at = AwareDateTimeField(required=False, allow_null=True, default=None)
-    created_by = TextField(required=False, allow_blank=True, allow_null=True, max_length=150)
+    created_by = TextField(
+        required=False, allow_blank=True, allow_null=True, max_length=150, unscanned=Unscanned.IGNORED
+    )
     embedding_model = TextField(required=False, allow_blank=True, default="", max_length=200)
     embedding = serializers.ListField(
         child=BoundedFloatField(), required=False, allow_null=True, default=None, max_length=4096
@@ -276,7 +299,7 @@ class ImportTombstoneInput(StrictSerializer):
     type = serializers.ChoiceField(choices=["tombstone"])
     id = serializers.IntegerField(required=False, allow_null=True, default=None)
     memory_id = serializers.IntegerField(required=False, allow_null=True, default=None)
-    namespace = TextField(required=False, allow_blank=True, default="", max_length=NAMESPACE_MAX)
+    namespace = TextField(required=False, allow_blank=True, default="", max_length=NAMESPACE_MAX)  # created: scanned
     text = text_field()
     kind = serializers.ChoiceField(choices=Tombstone.Kind.values, required=False, default=Tombstone.Kind.FORGOTTEN)
     reason = TextField(required=False, allow_blank=True, allow_null=True, default="", max_length=2000)

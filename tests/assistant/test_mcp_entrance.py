@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -115,6 +116,35 @@ def test_unknown_resources_are_missing(user):
             entrance.read_resource_as(user, uri)
 
 
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "mnemo://namespaces/%00/recent",
+        "mnemo://namespaces/user%3Aa%00b/recent",
+        "mnemo://namespaces/\x00/recent",
+        "mnemo://namespaces/\ud800/recent",
+        "mnemo://namespaces/" + "k" * 201 + "/recent",
+    ],
+    ids=["percent-nul", "nul-inside", "raw-nul", "lone-surrogate", "too-long"],
+)
+def test_a_resource_key_that_cannot_be_a_namespace_is_invalid_input(user, uri):
+    """Issue 24: a NUL in the key was a database error, and MCP answered "internal error"."""
+    from assistant.mcp.server import _protocol_error
+
+    with pytest.raises(InvalidInput) as refusal:
+        entrance.read_resource_as(user, uri)
+    assert refusal.value.message.startswith("The namespace key in the resource URI ")
+    error = _protocol_error(refusal.value).error  # the JSON-RPC error object the MCP server sends
+    assert error.code == -32602 and error.message.startswith("INVALID_INPUT: ")
+    assert error.data["error"]["code"] == "INVALID_INPUT"
+
+
+def test_an_unknown_resource_with_a_lone_surrogate_is_missing(user):
+    with pytest.raises(NotFound) as missing:
+        entrance.read_resource_as(user, "mnemo://elsewhere/\ud800")
+    missing.value.message.encode("utf-8")  # the answer can be encoded
+
+
 def test_token_schemes(user):
     key = Token.objects.create(user=user).key
     for header in (f"Bearer {key}", f"Token {key}", f"bearer {key}", f"  Token   {key} "):
@@ -132,3 +162,50 @@ def test_origins():
     assert origin_allowed("http://localhost:6274", allowed)
     for origin in ("https://app.example.com.evil.io", "http://localhost", "http://localhostx:1", "null", ""):
         assert not origin_allowed(origin, allowed), origin
+
+
+def _metadata(host: str | None, scheme: str = "http") -> tuple[int, dict]:
+    """The protected-resource metadata the ASGI app answers for a request with this Host."""
+    from assistant.mcp.http import McpHttpApp
+    from tests.mcp.conftest import run_async
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    headers = [(b"host", host.encode())] if host is not None else []
+    scope = {"type": "http", "method": "GET", "scheme": scheme, "headers": headers, "path": "/.well-known/x"}
+    run_async(McpHttpApp().protected_resource_metadata(scope, receive, send))
+    return sent[0]["status"], json.loads(sent[1]["body"])
+
+
+def test_the_metadata_urls_come_from_an_allowed_host_or_the_public_url(settings):
+    settings.MNEMO_MCP_ALLOWED_HOSTS = ["mnemo.example.com", ".internal.example"]
+    settings.MNEMO_PUBLIC_URL = ""
+    assert _metadata("mnemo.example.com:8443", "https")[1]["resource"] == "https://mnemo.example.com:8443/mcp"
+    assert _metadata("api.internal.example")[1]["resource"] == "http://api.internal.example/mcp"
+    for host in ("evil.example", "mnemo.example.com.evil.example", "", None, "bad host", "a" * 300):
+        status, body = _metadata(host)
+        assert status == 421 and body["error"]["code"] == "PERMISSION_DENIED", host
+        assert "evil" not in json.dumps(body)
+    settings.MNEMO_PUBLIC_URL = "https://mnemo.example.com"
+    for host in ("evil.example", "mnemo.example.com"):
+        status, body = _metadata(host)
+        assert status == 200 and body["resource"] == "https://mnemo.example.com/mcp"
+        assert body["resource_documentation"] == "https://mnemo.example.com/api/docs/"
+
+
+def test_the_401_challenge_names_no_unknown_host(settings):
+    from assistant.mcp.http import McpHttpApp
+
+    settings.MNEMO_MCP_ALLOWED_HOSTS = ["localhost"]
+    settings.MNEMO_PUBLIC_URL = ""
+    app = McpHttpApp()
+    [(_, unknown)] = app._challenge({"headers": [(b"host", b"evil.example")], "scheme": "http"}, invalid=False)
+    assert unknown == b'Bearer realm="mnemo"'
+    [(_, known)] = app._challenge({"headers": [(b"host", b"localhost:8000")], "scheme": "http"}, invalid=True)
+    assert b'resource_metadata="http://localhost:8000/.well-known/oauth-protected-resource/mcp"' in known

@@ -129,7 +129,8 @@ def test_prompts_are_plain_text_not_html_escaped(nobody):
     memory_services.add_memory(
         actor=nobody, namespace=ns, content='User\'s <b>"favourite"</b> shop is M&S.', run_async=False
     )
-    prompt = session(nobody, message="favourite shop M&S", agent_name="o'brien & <co>")
+    # An agent's name holds no markup at all (letters, digits, spaces, _ - .): the memory's does.
+    prompt = session(nobody, message="favourite shop M&S", agent_name="Ünal research-subagent.v2")
     assert '- User\'s <b>"favourite"</b> shop is M&S.' in prompt
-    assert 'agent "o\'brien & <co>"' in prompt
+    assert 'agent "Ünal research-subagent.v2"' in prompt
     assert "&amp;" not in prompt and "&#x27;" not in prompt

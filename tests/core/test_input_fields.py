@@ -3,38 +3,22 @@ rebuilding every declared field per request: the copies must behave exactly as D
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import threading
 
 import pytest
-from django.apps import apps
 from rest_framework import serializers
 
 from core.api import StrictSerializer, check, json_schema
 from core.errors import InvalidInput
 from core.fields import TagListField
 from memories.api.serializers import SearchInput
+from tests.contracts import strict_serializers as _strict_serializers
 
 
 class Probe(StrictSerializer):
     items = serializers.ListField(child=serializers.CharField(max_length=3), default=[])
     tags = TagListField(required=False, default=list)
     limit = serializers.IntegerField(max_value=10)
-
-
-def _strict_serializers() -> list[type[StrictSerializer]]:
-    for config in apps.get_app_configs():
-        for module in ("api.serializers", "api.views", "serializers"):
-            with contextlib.suppress(ModuleNotFoundError):
-                importlib.import_module(f"{config.name}.{module}")
-    found, todo = set(), [StrictSerializer]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in found and sub.__module__.split(".")[0] != "tests":
-                found.add(sub)
-                todo.append(sub)
-    return sorted(found, key=lambda c: c.__qualname__)
 
 
 def test_each_instance_has_its_own_bound_fields():
@@ -103,3 +87,37 @@ def test_every_contract_validates_like_drf_and_shows_the_same_schema(contract, m
     # DRF's own way: every declared field rebuilt for each instance.
     monkeypatch.setattr(StrictSerializer, "get_fields", serializers.Serializer.get_fields)
     assert ours == outcome()
+
+
+# --- maximum lengths are on the text as sent (issue 24) --------------------------------------------
+
+
+def _bounded_text_fields() -> list:
+    from core.fields import TextField
+    from tests.contracts import data_at, text_fields
+
+    return [
+        pytest.param(contract, path, field, data_at, id=f"{contract.__name__}.{path}")
+        for contract in _strict_serializers()
+        for path, field in text_fields(contract())
+        if isinstance(field, TextField) and field.max_length is not None
+    ]
+
+
+@pytest.mark.parametrize(("contract", "path", "field", "data_at"), _bounded_text_fields())
+def test_every_text_field_measures_its_limit_before_trimming(contract, path, field, data_at):
+    """Whitespace around a value counts: one character over the limit is refused, trimmed or not."""
+    limit = field.max_length
+    for value in ("x" * limit + " ", " " * (limit + 1), "\n" + "y" * (limit - 1) + "\t\t"):
+        with pytest.raises(InvalidInput) as error:
+            check(contract, data_at(path, value))
+        assert path.split("[]")[0].split(".")[0] in error.value.details, error.value.details
+        message = str(error.value.details)
+        assert str(limit) in message or "MAX_TEXT_CHARS" in message, message
+
+
+def test_a_value_of_the_limit_with_whitespace_inside_it_is_accepted():
+    from toolrules.api.serializers import RuleInput
+
+    data = check(RuleInput, {"tool_name": " " + "t" * 98 + " ", "rule": "be brief"})
+    assert data["tool_name"] == "t" * 98  # trimmed after the check, as before

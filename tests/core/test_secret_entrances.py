@@ -334,6 +334,64 @@ def test_a_secret_in_a_failing_tools_error_is_redacted_in_the_observation(carol)
     assert stat.failures == 2 and GITHUB not in stat.last_error and "[REDACTED]" in stat.last_error
 
 
+# A session's agent name (pinned into every prompt of the session), a turn's tool-call names (kept
+# in statistics) and its session id (kept with the turn and its memories) were stored unscanned.
+TURN_FIELDS = [
+    pytest.param({"session_id": f"s-{GITHUB}"}, id="session_id"),
+    pytest.param({"agent_name": f"research subagent {AWS_ID}"}, id="agent_name"),
+    pytest.param(
+        {"tool_calls": [{"name": "send_email", "status": "success"}, {"name": GITHUB, "status": "success"}]},
+        id="tool_call_name",
+    ),
+    pytest.param({"tool_calls": [{"name": GITHUB, "status": "error", "error": "boom"}] * 2}, id="failing_tool_name"),
+]
+
+
+def _turn(**fields) -> dict:
+    return {"session_id": "s-9", "messages": [{"role": "user", "content": "I like oolong tea."}], **fields}
+
+
+def _nothing_of_the_turn_is_kept() -> None:
+    from assistant.models import ProcessedTurn
+
+    assert not ProcessedTurn.objects.exists() and not ToolStatistic.objects.exists()
+    assert not Memory.objects.exists() and not ToolMemoryRule.objects.exists()
+
+
+@pytest.mark.parametrize("fields", TURN_FIELDS)
+def test_the_turns_names_and_session_id_are_scanned_over_rest(carol, fields):
+    response = client_for(carol).post("/api/v1/assistant/turns", _turn(**fields), format="json")
+    assert refused(response), response.json()
+    assert GITHUB not in response.content.decode() and AWS_ID not in response.content.decode()
+    _nothing_of_the_turn_is_kept()
+
+
+@pytest.mark.parametrize("fields", TURN_FIELDS)
+def test_the_turns_names_and_session_id_are_scanned_over_mcp(carol, fields):
+    from assistant.mcp.entrance import call_tool_as
+
+    result = call_tool_as(carol, "report_turn", _turn(**fields))
+    assert result.is_error and result.structured_content["error"]["code"] == "SECRET_REJECTED"
+    _nothing_of_the_turn_is_kept()
+
+
+def test_a_sessions_agent_name_is_scanned_over_rest_and_mcp(carol):
+    from assistant.mcp import entrance
+    from assistant.mcp.server import _protocol_error
+    from assistant.models import AssistantSession
+    from core.errors import SecretRejected
+
+    name = f"deploy agent {GITHUB}"
+    response = client_for(carol).post("/api/v1/assistant/session", {"agent_name": name}, format="json")
+    assert refused(response), response.json()
+    with pytest.raises(SecretRejected) as refusal:
+        entrance.get_prompt_as(carol, arguments={"agent_name": name})
+    assert GITHUB not in refusal.value.message
+    error = _protocol_error(refusal.value)  # what the MCP server answers: invalid params, not an internal error
+    assert error.error.code == -32602 and error.error.message.startswith("SECRET_REJECTED: agent_name")
+    assert not AssistantSession.objects.exists()
+
+
 # --- the admin ------------------------------------------------------------------------------------------
 
 

@@ -377,6 +377,39 @@ def test_origin_and_host_are_checked_against_dns_rebinding(mcp_servers, people):
     assert _post(url, {**auth, "Host": f"localhost:{mcp_servers.a.port}"}).status_code == 200
 
 
+def test_the_metadata_and_the_challenge_never_echo_an_unknown_host(mcp_servers, people):
+    """Issue 24: /.well-known echoed any Host. URLs are built only from an allowed Host."""
+    for server in (mcp_servers.a, mcp_servers.b):
+        metadata = f"{server.base}/.well-known/oauth-protected-resource/mcp"
+        for host in ("evil.example", "evil.example:80", "127.0.0.1.evil.example"):
+            refused = httpx2.get(metadata, headers={"Host": host}, timeout=10)
+            assert refused.status_code == 421, refused.text
+            assert "evil" not in refused.text and refused.json()["error"]["code"] == "PERMISSION_DENIED"
+        known = httpx2.get(metadata, headers={"Host": f"localhost:{server.port}"}, timeout=10).json()
+        assert known["resource"] == f"http://localhost:{server.port}/mcp"
+        challenge = _post(server.url, {"Host": f"localhost:{server.port}"}).headers["www-authenticate"]
+        assert f'resource_metadata="http://localhost:{server.port}/.well-known/' in challenge
+        assert _post(server.url, {"Host": "evil.example"}).status_code == 421
+
+
+def test_a_nul_in_a_resource_key_is_invalid_params(mcp_servers, people):
+    token = token_for(people.nobody)
+
+    async def scenario():
+        errors = []
+        async with mcp_session(mcp_servers.a.url, token) as session:
+            for uri in ("mnemo://namespaces/%00/recent", "mnemo://namespaces/a\x00b/recent"):
+                try:
+                    await session.read_resource(uri)
+                except MCPError as exc:
+                    errors.append(exc)
+        return errors
+
+    errors = run_async(scenario())
+    assert [e.code for e in errors] == [-32602, -32602]
+    assert all(e.message.startswith("INVALID_INPUT: The namespace key in the resource URI") for e in errors)
+
+
 @pytest.mark.django_db  # (also what makes pytest-django create the test database for this module)
 def test_call_tool_as_is_the_same_entrance_in_process():
     """What a permission harness calls: the same answers, without a network."""

@@ -6,7 +6,16 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from core.api import StrictSerializer
-from core.fields import SHORT_TEXT, BooleanField, BoundedIntegerField, TagListField, TextField, UUIDField
+from core.fields import (
+    SHORT_TEXT,
+    BooleanField,
+    BoundedIntegerField,
+    RegexField,
+    TagListField,
+    TextField,
+    Unscanned,
+    UUIDField,
+)
 from toolrules.models import ToolMemoryRule
 
 TOOL_NAME_MAX = 100
@@ -54,28 +63,28 @@ class RuleUpdateInput(RuleInput):
 class RuleRefInput(StrictSerializer):
     """``memory.tool_rule_get`` and ``memory.tool_rule_delete``: a rule by (tool_name, id)."""
 
-    tool_name = tool_name_field()
+    tool_name = tool_name_field(unscanned=Unscanned.REFERENCE)
     # Any string: an id that is not a UUID names no rule and answers NOT_FOUND like a missing one.
-    id = TextField(max_length=64)
+    id = TextField(max_length=64, unscanned=Unscanned.REFERENCE)
 
 
 class RuleListInput(StrictSerializer):
     """``memory.tool_rule_list`` and ``GET /tool-rules?tool_name=``."""
 
-    tool_name = tool_name_field()
+    tool_name = tool_name_field(unscanned=Unscanned.QUERY)
 
 
 class RuleListQuery(StrictSerializer):
     """The query of ``GET /tool-rules`` and ``memory.tool_rules_json``: all tools, or one."""
 
-    tool_name = tool_name_field(required=False, allow_blank=True, default="")
+    tool_name = tool_name_field(required=False, allow_blank=True, default="", unscanned=Unscanned.QUERY)
 
 
 class RulesForPromptInput(StrictSerializer):
     """``memory.tool_rules_for_prompt``: the tools whose rules are rendered (default: all)."""
 
     tools = serializers.ListField(
-        child=tool_name_field(), required=False, allow_null=True, default=None, max_length=200
+        child=tool_name_field(unscanned=Unscanned.QUERY), required=False, allow_null=True, default=None, max_length=200
     )
 
 
@@ -85,20 +94,28 @@ class RulesForPromptQuery(StrictSerializer):
     # Short enough that the URL, percent-encoded, stays within the server's request-line limit
     # (gunicorn: 4 KB); for longer lists, memory.tool_rules_for_prompt takes a JSON array.
     tools = TextField(
-        required=False, allow_blank=True, default="", max_length=300, help_text="comma-separated tool names"
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=300,
+        help_text="comma-separated tool names",
+        unscanned=Unscanned.QUERY,
     )
 
 
 class MemoryRecallInput(StrictSerializer):
     """The ``memory_recall`` tool: the guidance stored for one tool, fetched on demand."""
 
-    namespace = serializers.RegexField(r"^tool-[^\s/]+$", max_length=TOOL_NAME_MAX + 5, help_text="tool-<tool name>")
+    namespace = RegexField(
+        r"^tool-[^\s/]+$", max_length=TOOL_NAME_MAX + 5, help_text="tool-<tool name>", unscanned=Unscanned.REFERENCE
+    )
     query = TextField(
         required=False,
         allow_blank=True,
         default="",
         max_length=SHORT_TEXT,
         help_text="only rules containing any of these words",
+        unscanned=Unscanned.QUERY,
     )
     limit = BoundedIntegerField(required=False, default=20, min_value=1, max_value=100)
 
