@@ -156,7 +156,9 @@ def view(request: HttpRequest) -> HttpResponse:
     is a JSON-RPC error with 405 and ``Allow: POST`` (modern-rpc's is an empty HTML 405); a body
     that is not a request object or a batch of them is -32600, an empty batch too (JSON-RPC 2.0
     answers ``[]`` with one error, not nothing), and a batch of more than ``MNEMO_RPC_MAX_BATCH``
-    calls (each is a whole request's work); JSON too deep to read is -32700. Never a 500."""
+    calls (each is a whole request's work); JSON too deep to read is -32700. Never a 500. The
+    errors about the whole body (not one call of it) answer HTTP 400; a call's error rides in a
+    200, as JSON-RPC over HTTP does."""
     if request.method != "POST":
         response = _rpc_error(
             -32600,
@@ -176,12 +178,15 @@ def view(request: HttpRequest) -> HttpResponse:
         if body is not ... and (
             not isinstance(body, dict | list) or (isinstance(body, list) and not all(isinstance(r, dict) for r in body))
         ):
-            return _rpc_error(-32600, "Invalid request: the body must be a JSON-RPC request object or a batch of them.")
+            return _rpc_error(
+                -32600, "Invalid request: the body must be a JSON-RPC request object or a batch of them.", status=400
+            )
         if body == []:
             empty = {"code": "INVALID_INPUT", "message": "The batch is empty."}
-            return _rpc_error(-32600, "Invalid Request", data=empty)
+            return _rpc_error(-32600, "Invalid Request", data=empty, status=400)
         limit = settings.MNEMO_RPC_MAX_BATCH
         if isinstance(body, list) and len(body) > limit:
             message = f"A batch holds at most {limit} calls (MNEMO_RPC_MAX_BATCH); this one has {len(body)}."
-            return _rpc_error(-32600, f"Invalid Request: {message}", data={"code": "INVALID_INPUT", "message": message})
+            data = {"code": "INVALID_INPUT", "message": message}
+            return _rpc_error(-32600, f"Invalid Request: {message}", data=data, status=400)
     return server.view(request)

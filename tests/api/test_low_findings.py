@@ -61,7 +61,7 @@ def test_rpc_answers_other_methods_with_a_json_405(carol, method):
 
 def test_rpc_answers_an_empty_batch_with_one_invalid_request_error(carol):
     response = rpc_post(carol, "[]")
-    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert response.status_code == 400 and response["Content-Type"].startswith("application/json")
     body = response.json()
     assert {k: body[k] for k in ("jsonrpc", "id")} == {"jsonrpc": "2.0", "id": None}
     assert body["error"]["code"] == -32600 and body["error"]["message"] == "Invalid Request"
@@ -70,7 +70,9 @@ def test_rpc_answers_an_empty_batch_with_one_invalid_request_error(carol):
 
 @override_settings(MNEMO_RPC_MAX_BATCH=3)
 def test_rpc_batches_are_bounded_and_nothing_of_a_refused_one_runs(carol):
-    refused = rpc_post(carol, json.dumps([put_call(i) for i in range(4)])).json()
+    refused_response = rpc_post(carol, json.dumps([put_call(i) for i in range(4)]))
+    assert refused_response.status_code == 400
+    refused = refused_response.json()
     assert isinstance(refused, dict) and refused["error"]["code"] == -32600, refused
     assert "at most 3 calls (MNEMO_RPC_MAX_BATCH)" in refused["error"]["message"]
     assert refused["error"]["data"]["code"] == "INVALID_INPUT"
