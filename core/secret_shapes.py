@@ -220,11 +220,14 @@ def _symbol_secret_finder(locate: Locate, pattern: Folded, *, need_symbol: bool)
 
 # --- credentials on a command line ------------------------------------------------------------------
 
-_COMMAND = _folded(
+# Commands are typed in lower case ("Mongo" and "HTTP" in a sentence are not commands).
+_COMMAND = re.compile(
     r"(?<![\w\-./])(?P<command>curl|wget|https?|httpie|xhs?|lftp|svn|mysql|mysqldump|mysqladmin|mariadb|"
     r"mariadb-dump|mongo|mongosh|mongodump|redis-cli|sshpass|smbclient|docker|podman|helm|psql)(?:\.exe)?"
     r"(?![\w\-:/.])"
 )
+# The end of a sentence: a command's options do not run past one.
+_SENTENCE_END = re.compile(r"[.!?][ \t]+[A-Z]")
 _USER_PASSWORD_COMMANDS = frozenset({"curl", "wget", "http", "https", "httpie", "xh", "xhs"})
 _ATTACHED_P_COMMANDS = frozenset({"mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump"})
 _SPACED_COMMANDS = {"p": frozenset({"sshpass", "mongo", "mongosh", "mongodump"}), "a": frozenset({"redis-cli"})}
@@ -236,43 +239,47 @@ _OPTION = re.compile(
     r"|(?P<flag>[pa])[ \t]{1,4}[\"']?(?P<spaced>[^\s\"'\-][^\s\"']{0,127}+)"
     r")"
 )
-_OPTION_HINTS = ("-u", "-a", "-p", "--user", "--proxy-user", "--auth", "--pass", "--http-pass", "--ftp-pass")
+# Where a command's name may be: the options that matter come after it, on its line.
+_COMMAND_HINTS = (
+    "curl", "wget", "http ", "https ", "httpie", "xh ", "xhs ", "lftp", "svn ", "mysql", "mariadb", "mongo",
+    "redis-cli", "sshpass", "smbclient", "docker", "podman", "helm ", "psql",
+)  # fmt: skip
 # $VAR, ${VAR}, $(cmd), %VAR%, <password>, {{ var }}, ***, xxx, ..., [password], and "-" (stdin).
 _CLI_PLACEHOLDER = re.compile(r"[$%<]|\{\{|\*+$|x+$|\.\.\.|\[[^\]]*\]$|-$", re.IGNORECASE)
 
 
 def _command_before(commands: list[tuple[int, str]], text: str, at: int) -> str | None:
-    """The command run on the line (or its continuation lines) where ``at`` is, if any."""
+    """The command run on the line (or its continuation lines) and in the sentence where ``at``
+    is, if any."""
     index = bisect_right(commands, (at, "")) - 1
     if index < 0 or at - commands[index][0] > 300:
         return None
     between = text[commands[index][0] : at]
-    if between.count("\n") != between.count("\\\n") + between.count("`\n"):
+    if between.count("\n") != between.count("\\\n") + between.count("`\n") or _SENTENCE_END.search(between):
         return None
     return commands[index][1]
 
 
 def _cli_finder(locate: Locate) -> Finder:
     def find(text: str, windows: list[Span] | None) -> Iterator[Span]:
-        commands: list[tuple[int, str]] | None = None
-        for match in _candidates(_OPTION, text, _windows_of(locate, text, windows)):
-            if commands is None:  # found once per text, when an option is there
-                commands = [(m.end(), m["command"]) for m in _folded_candidates(_COMMAND, text, [(0, len(text))])]
+        for start, end in _windows_of(locate, text, windows):  # each from a command's name on
+            commands = [(m.end(), m["command"]) for m in _COMMAND.finditer(text, start, end)]
             if not commands:
-                return
-            if match["pair"] is not None:
-                group, allowed = "pair", _USER_PASSWORD_COMMANDS
-            elif match["password"] is not None:
-                group, allowed = "password", None
-            elif match["attached"] is not None:
-                group, allowed = "attached", _ATTACHED_P_COMMANDS
-            else:
-                group, allowed = "spaced", _SPACED_COMMANDS[match["flag"]]
-            if _CLI_PLACEHOLDER.match(match[group]):
                 continue
-            command = _command_before(commands, text, match.start())
-            if command is not None and (allowed is None or command in allowed):
-                yield match.span(group)
+            for match in _candidates(_OPTION, text, [(start, end)]):
+                if match["pair"] is not None:
+                    group, allowed = "pair", _USER_PASSWORD_COMMANDS
+                elif match["password"] is not None:
+                    group, allowed = "password", None
+                elif match["attached"] is not None:
+                    group, allowed = "attached", _ATTACHED_P_COMMANDS
+                else:
+                    group, allowed = "spaced", _SPACED_COMMANDS[match["flag"]]
+                if _CLI_PLACEHOLDER.match(match[group]):
+                    continue
+                command = _command_before(commands, text, match.start())
+                if command is not None and (allowed is None or command in allowed):
+                    yield match.span(group)
 
     return find
 
@@ -313,7 +320,8 @@ def _separated_cards(text: str, windows: list[Span] | None) -> Iterator[Span]:
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}+={0,2}")
-_BASE64_VIEW_RUN = re.compile(rb"(?<!x)x{16,}+={0,2}")
+_BASE64_VIEW_RUN = re.compile(rb"x++={0,2}")
+_SIXTEEN = b"x" * 16
 # One byte per character: x for a character of either base64 alphabet, "=" and white space kept,
 # "." for anything else; and x for anything but white space.
 _BASE64_VIEW = bytes(
@@ -340,12 +348,15 @@ def _encoded_windows(scan: _Scan) -> list[Span]:
             runs.append((start, end))
             at = end
     found = list(runs)
-    index = 0
-    for match in _BASE64_VIEW_RUN.finditer(scan.ascii.translate(_BASE64_VIEW)):
-        while index < len(runs) and runs[index][1] <= match.start():
+    view, index = scan.ascii.translate(_BASE64_VIEW), 0
+    at = view.find(_SIXTEEN)  # a run's first 16 characters: where it starts (C speed)
+    while at != -1:
+        end = _BASE64_VIEW_RUN.match(view, at).end()  # type: ignore[union-attr]
+        while index < len(runs) and runs[index][1] <= at:
             index += 1
-        if index == len(runs) or match.end() <= runs[index][0]:  # not inside a run decoded as a whole
-            found.append(match.span())
+        if index == len(runs) or end <= runs[index][0]:  # not inside a run decoded as a whole
+            found.append((at, end))
+        at = view.find(_SIXTEEN, end)
     return sorted(found)
 
 
@@ -420,8 +431,8 @@ _PLAIN_WORD = rf"[A-Za-z][a-z]++[.,;:!?]?(?!{_PIECE})"
 # A prefix that starts a run of token characters ("=" may come before it: KEY=AKIA…), then up to 8
 # pieces of up to 128 characters; the first has no "=", so attempts after "=" never rescan a run.
 _CHAIN = re.compile(
-    r"(?<![A-Za-z0-9_\-+/.])(?:"
-    + "|".join(re.escape(p) for p in _TOKEN_PREFIXES)
+    "(?:"
+    + "|".join(f"{re.escape(p)}(?<![A-Za-z0-9_\\-+/.]{re.escape(p)})" for p in _TOKEN_PREFIXES)
     + rf")[A-Za-z0-9_\-+/.]{{0,124}}+(?:(?:{_BLANK}(?!{_PLAIN_WORD})|{_QUOTED})(?P<last>{_PIECE}{{1,128}}+)){{1,7}}"
 )
 _GAPS = re.compile(rf"{_QUOTED}|[ \t\r\n\\]+")
@@ -497,9 +508,13 @@ _FOREIGN_LABELS = (
     "kennwort", "kennwört", "contraseña", "contrasena", "clave", "senha", "palavra-passe", "palavra passe",
     "palavras-passe", "wachtwoord", "parola d'ordine", "password",
 )  # fmt: skip
+# A word of what a password is for: no sentence's full stop in it ("du wifi. Order …"), dots inside
+# (a host name, an e-mail address) allowed.
+_ABOUT_WORD = r"[\w@\-']{1,40}+(?:\.[\w@\-']{1,40}+){0,3}"
 _FOREIGN = _folded(
-    r"(?P<label>mots?[ _\-]?de[ _\-]?passe|(?<![A-Za-z])mdp(?![A-Za-z])|passw(?:ort|örter|oerter)(?:e?s)?|"
-    r"kennw(?:ort|örter)(?:e?s)?|contrase(?:ñ|n)as?|(?<![A-Za-z])claves?(?![A-Za-z])|(?<![A-Za-z])senhas?|"
+    # each branch starts with a letter, its look-behind after it: the engine then skips to the letters
+    r"(?P<label>mots?[ _\-]?de[ _\-]?passe|m(?<![A-Za-z]m)dp(?![A-Za-z])|passw(?:ort|örter|oerter)(?:e?s)?|"
+    r"kennw(?:ort|örter)(?:e?s)?|contrase(?:ñ|n)as?|c(?<![A-Za-z]c)laves?(?![A-Za-z])|s(?<![A-Za-z]s)enhas?|"
     r"palavras?[ \-]passe|wachtwoord(?:en)?|parol[ae] d'ordine|password)[\"'\]]?"
     # a qualifier: "mot de passe wifi", "das neue Passwort"
     r"(?:[ \t]+(?:wifi|wi-fi|wlan|router|admin|root|actuel(?:le)?|nouveau|aktuelle?s?|neue?s?|nuev[oa]|"
@@ -507,7 +522,8 @@ _FOREIGN = _folded(
     r"tijdelijke?))?"
     # what it is the password of: "du wifi", "für das WLAN", "de la cuenta del banco", "van de router"
     r"(?P<about>[ \t]+(?:(?:de[ \t]+)?(?:l'|d')|(?:du|des|de|de[ \t]+la|pour|für|fuer|vom|von|zum|zur|del|para|"
-    r"di|della|dello|dei|per|do|da|dos|das|van|voor|bij)[ \t]+)(?:[\w@.\-']{1,40}[ \t]+){0,4}?[\w@.\-']{1,40})?"
+    r"di|della|dello|dei|per|do|da|dos|das|van|voor|bij)[ \t]+)"
+    rf"(?:{_ABOUT_WORD}[ \t]+){{0,4}}?{_ABOUT_WORD})?"
     r"(?P<op>[ \t]*(?::=|=>|[:=])|[ \t]*,?[ \t]*c'est[ \t]|[ \t]+(?:"
     r"(?:(?:maintenant|désormais|jetzt|nun|ahora|ora|adesso|agora|nu)[ \t]+)?"
     r"(?:est|était|etait|sera|reste|ist|lautet|lautete|war|heißt|heisst|es|era|será|è|e'|é|is|was|luidt|wordt)"
@@ -593,10 +609,34 @@ def _foreign_value_is_secret(value: str, after: str, op: str, label: str) -> boo
     return bool(_FOREIGN_CLAUSE_END.match(after))
 
 
+@cache
+def _foreign_windows_of() -> Locate:
+    """Windows near the labels; near "password" (English's label too) only when an Italian verb
+    (è, e', era, sarà) is in the text."""
+    labels = _near(tuple(label for label in _FOREIGN_LABELS if label != "password"), 0, 520)
+    italian = _near(("password",), 0, 520)
+
+    def locate(scan: _Scan) -> list[Span]:
+        windows = labels(scan)
+        if "è" in scan.text or "e'" in scan.text or " era " in scan.lower or "sarà" in scan.lower:
+            windows = sorted(windows + italian(scan))
+        merged: list[Span] = []
+        for start, end in windows:
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        return merged
+
+    return locate
+
+
 def _foreign_finder(locate: Locate) -> Finder:
     def find(text: str, windows: list[Span] | None) -> Iterator[Span]:
         for match in _folded_candidates(_FOREIGN, text, _windows_of(locate, text, windows)):
             label, op = match["label"].lower(), match["op"].lower()
+            if not op.strip() and match["about"]:
+                continue  # "senha do banco Order #A7F3": no verb, no colon, then words: a sentence
             value = text[match.start("value") : match.end("value")]
             # "password: …", "password is …" are English, core.secrets' shape; here only "password è …".
             if label == "password" and not _FOREIGN_VERBS.intersection(op.split()):
@@ -615,7 +655,7 @@ _TRANSFORMS = frozenset({"Encoded secret", "Reversed token"})
 
 @cache
 def _split_windows_of() -> Locate:
-    return _near(_TOKEN_PREFIXES, 0, 1500)
+    return _near(_TOKEN_PREFIXES, 0, 200)  # what a chain needs to start; matched in full from there
 
 
 def _split_windows(scan: _Scan) -> list[Span]:
@@ -648,7 +688,7 @@ def _plain_detectors() -> list[_Detector]:
 
 
 _PUTTY = _folded(
-    r"(?<![a-z0-9_])(?:putty-user-key-file-\d{1,2}:[ \t]{0,8}(?:ssh-|ecdsa-|rsa|dss|ed25519|ed448)"
+    r"(?:putty-user-key-file-\d{1,2}:[ \t]{0,8}(?:ssh-|ecdsa-|rsa|dss|ed25519|ed448)"
     r"|private-lines:[ \t]{0,8}\d{1,4}[ \t]{0,8}\r?\n[ \t]{0,8}[a-z0-9+/]{16}"
     r"|private-mac:[ \t]{0,8}[0-9a-f]{32})"
 )
@@ -668,8 +708,8 @@ def detectors() -> list[_Detector]:
     _split_windows_of()
     _register(_REVERSED_HINTS)  # before the first scan, as every detector's hints
     symbols = _near(("secret", "key", "token", "salt"), 0, 270)
-    options = _near(_OPTION_HINTS, 0, 240)
-    foreign = _near(_FOREIGN_LABELS, 0, 520)
+    options = _near(_COMMAND_HINTS, 0, 320)
+    foreign = _foreign_windows_of()
     putty = _near(("putty-user-key-file-", "private-lines:", "private-mac:"), 0, 120)
     return [
         *_prefixed_shapes(),

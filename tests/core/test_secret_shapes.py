@@ -467,6 +467,17 @@ def test_clave_is_also_a_key_word():
     assert caught("Password", "la clave del wifi es casa1234")
 
 
+# --- ordinary sentences side by side --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rng", each(13))
+def test_ordinary_sentences_side_by_side_are_not_flagged(rng):
+    # A shape must not run from one sentence into the next ("… senha do banco. Order #A7F3 …").
+    parts = [rng.choice(ORDINARY_SENTENCES) for _ in range(40)]
+    text = rng.choice([" ", "\n", "  ", "; "]).join(parts)
+    assert not [(d.name, span) for d in secret_shapes.detectors() for span in spans(d, text)], text
+
+
 # --- redaction ---------------------------------------------------------------------------------------
 
 
