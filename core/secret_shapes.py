@@ -186,6 +186,9 @@ _SYMBOL = re.compile(r"[^A-Za-z0-9\-_.+/=~]")
 _LETTER_DIGIT = re.compile(r"[A-Za-z][0-9]|[0-9][A-Za-z]")
 _LETTER = re.compile(r"[A-Za-z]")
 _DIGIT = re.compile(r"[0-9]")
+# A label that is a URL's query parameter (…?key=… or …&api_key=…): its value ends at & or #.
+_IN_QUERY = re.compile(r"[?&][A-Za-z0-9_.\-]{0,32}$")
+_QUERY_END = re.compile(r"[&#]")
 # Not a value but a reference to one: $VAR, ${VAR}, $(cmd), %(name)s, <placeholder>, {{ var }},
 # a call (get_random_secret_key()).
 _REFERENCE = re.compile(r"\$\{?[A-Za-z_]\w*\}?$|\$\(|%\(\w*\)s|<[^<>]*>$|\{\{|[A-Za-z_][\w.]*\([\w.,=]*\)$")
@@ -211,6 +214,8 @@ def _symbol_secret_finder(locate: Locate, pattern: Folded, *, need_symbol: bool)
             value = text[match.start("value") : match.end("value")]
             if not ("quote" in pattern[0].groupindex and match["quote"]):
                 value = value.rstrip(".,;)")
+                if _IN_QUERY.search(text, max(0, match.start() - 32), match.start()):
+                    value = _QUERY_END.split(value, maxsplit=1)[0]  # ?key=shoes2024&page=2: "shoes2024"
             if _random_with_symbols(value, need_symbol=need_symbol):
                 start = match.start("value") if need_symbol else match.start()
                 yield start, match.start("value") + len(value)
@@ -444,7 +449,8 @@ def _split_pieces(text: str, windows: list[Span] | None) -> Iterator[Span]:
     pieces: list[Piece] = []
     for chain in _candidates(_CHAIN, text, _windows_of(_split_windows, text, windows)):
         joined = _GAPS.sub("", chain.group(0)).rstrip(".")
-        if len(joined) >= 16:
+        # Random tokens have digits; "AKIA KEYS ARE FOR IAM USERS" has none.
+        if len(joined) >= 16 and _DIGIT.search(joined, 4):
             pieces.append((chain.span(), joined, False))
             shorter = _GAPS.sub("", text[chain.start() : chain.start("last")]).rstrip(".")
             if len(shorter) >= 16:
@@ -568,6 +574,8 @@ _WORDS = """
     altijd hetzelfde dezelfde nieuw nieuwe oud oude huidige leeg onbekend fout verkeerd goed juist zwak sterk kort
     simpel vergeten kwijt veranderd gewijzigd opgeschreven opgeslagen verborgen verplicht optioneel hier daar iets
     niets niemand geldig ongeldig privé veilig onveilig
+    minimum maximum moins mind mindestens maximal höchstens mínimo máximo menos almeno minimo massimo minimaal
+    minstens maximaal
 """
 _FOREIGN_DESCRIPTIONS = frozenset(_WORDS.split())
 _FOREIGN_SUFFIXES = ("ment", "mente", "ique", "lich", "isch", "iert", "able", "ible", "abile", "ibile", "ável", "ível")

@@ -700,6 +700,14 @@ ORDINARY_SENTENCES = [
     "Ik ben mijn wachtwoord vergeten.",
     "Het wachtwoord van de wifi is hetzelfde als vorig jaar.",
     "Mijn wachtwoord is te kort volgens de bank.",
+    "Passwort: mind. 12 Zeichen, sagt die IT.",
+    "Mot de passe : 12 caractères minimum.",
+    "La contraseña debe tener al menos 12 caracteres.",
+    # Shapes that must not run from one sentence into the next, or out of a URL's query
+    "Esqueci a minha senha do banco. Order #A7F3-99812 shipped yesterday.",
+    "We use Postgres, not Mongo. ssh -p 2222 priya@nas.local works from home.",
+    "https://example.com/search?key=shoes2024&page=2&sort=price",
+    "AKIA KEYS ARE FOR IAM USERS ONLY, SAYS THE WIKI.",
 ]
 
 
