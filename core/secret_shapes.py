@@ -3,8 +3,10 @@
 ``detectors()`` is appended to ``core.secrets._detectors()``; each detector follows that module's
 contract (a ``locate`` that finds the windows worth looking at through cheap views of the text,
 a ``find`` that yields the spans of secrets in them) and is linear in the length of the text:
-every repetition is bounded (possessive where it may not backtrack), anchors are visited once,
-and nothing slices "the rest of the text" per match.
+every repetition is bounded (possessive where it may not backtrack), each pattern is searched
+for once over its windows (the whole text when its hints are many), and nothing slices "the rest
+of the text" per match. tests/core/test_secret_shapes.py proves each shape on generated variants
+and each detector linear.
 
 - **LLM API keys**: OpenRouter ``sk-or-v1-<64 hex>``, and any ``sk-`` token of 20 to 256
   random-looking characters (OpenAI legacy keys, DeepSeek-like ``sk-<32 hex>``, …).
@@ -15,18 +17,21 @@ and nothing slices "the rest of the text" per match.
   ``!@#$%^&*()``; and any ``django-insecure-…`` key.
 - **Credentials on a command line**: ``curl -u user:password``, ``--user``, ``--proxy-user``,
   httpie's ``-a``/``--auth``, wget's ``--password``/``--http-password``, ``mysql -pSecret``,
-  ``sshpass -p …``, ``redis-cli -a …``, on a line that runs one of these commands.
+  ``sshpass -p …``, ``redis-cli -a …``, after one of these commands (typed in lower case) on
+  its line or continuation lines and in the same sentence; ``$VAR``, ``<password>`` are not.
 - **Payment cards with other separators**: dots (``4111.1111.1111.1111``), slashes,
   underscores, middle dots, bullets, several spaces, `` - ``; Luhn and network as in ``_cards``.
 - **Encoded text**: base64 runs (standard or URL-safe, 16+ characters, decoding to printable
   UTF-8), runs holding ``%XX`` escapes, runs holding HTML entities; each run is decoded once
-  (entities and escapes once each, then base64 runs inside the result once: no recursion, total
-  decoded length at most the text's) and every other detector runs on the decoded text.
+  (entities once, escapes once, base64 once, also base64 that was escaped: no recursion, and
+  never more decoded text than the text's length) and every other detector runs on the decoded
+  text.
 - **Tokens split in pieces**: a known prefix, then up to 8 pieces of up to 128 characters joined
   by white space, line continuations or string concatenation (``"ghp_ab" + "cd…"``,
-  ``'…' '…'``, ``'…' . '…'``), checked joined against the vendor-token detectors.
-- **Reversed tokens**: near a reversed known prefix (``_phg``, ``AIKA``, ``-tna-ks``), the text
-  reversed is checked against the vendor-token detectors only.
+  ``'…' '…'``, ``'…' . '…'``), checked joined against the vendor-token detectors; a piece that
+  reads as a word ends it ("ghp_ tokens are …" is a sentence).
+- **Reversed tokens**: a reversed known prefix (``_phg``, ``AIKA``, ``-ks``) ending a run of 16+
+  token characters: that run, reversed, is checked against the vendor-token detectors only.
 - **Password phrases and labels in French, German, Spanish, Italian, Portuguese and Dutch**
   (``mon mot de passe est …``, ``das Kennwort lautet …``, ``mi contraseña es …``,
   ``la password del wifi è …``, ``a minha senha é …``, ``mijn wachtwoord is …``,
@@ -49,6 +54,7 @@ from functools import cache
 from core.secrets import (
     _CARD_GROUPS,
     _NOT_A_PASSWORD,
+    _PLACEHOLDER,
     Finder,
     Span,
     _bounded,
@@ -328,7 +334,7 @@ _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}+={0,2}")
 _BASE64_VIEW_RUN = re.compile(rb"x++={0,2}")
 _SIXTEEN = b"x" * 16
 # One byte per character: x for a character of either base64 alphabet, "=" and white space kept,
-# "." for anything else; and x for anything but white space.
+# "." for anything else. And: a space for white space, x for anything else.
 _BASE64_VIEW = bytes(
     ord("x") if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "+/_-") else b if b in b"= " else ord(".")
     for b in range(256)
@@ -582,10 +588,6 @@ _FOREIGN_SUFFIXES = ("ment", "mente", "ique", "lich", "isch", "iert", "able", "i
 _FOREIGN_CLAUSE_END = re.compile(
     r"[ \t]*(?:$|[.,;!?)\n]|[ \t](?:and|but|so|or|because|et|mais|donc|ou|car|und|aber|oder|denn|weil|y|pero|o|"
     r"porque|e|ma|perché|mas|en|maar|of|want)\b)",
-    re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(
-    r"^(?:\*+|x+|\.+|-+|_+|#+|•+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{.*\}\}|<[^>]*>|%\(?\w*\)?s|\[[^\]]*\]|\(\w*\))$",
     re.IGNORECASE,
 )
 _QUOTES = {'"': '"', "'": "'", "`": "`", "«": "»", "„": '“”"', "“": "”"}
