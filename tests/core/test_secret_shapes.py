@@ -377,10 +377,10 @@ def split(token: str, pieces: int, rng: random.Random) -> list[str]:
 
 
 @pytest.mark.parametrize("rng", each(9))
-def test_tokens_split_in_three_or_more_pieces_are_caught(rng):
+def test_tokens_split_in_two_or_more_pieces_are_caught(rng):
     token = rng.choice(TOKENS)
     gap = rng.choice(GAPS)
-    text = gap.join(split(token, rng.randint(3, 6), rng))
+    text = gap.join(split(token, rng.randint(2, 6), rng))
     if '"' in gap or "'" in gap:
         text = f"token = {gap[0]}{text}{gap[-1]}"
     assert caught("Split token", text), text
@@ -554,3 +554,25 @@ def test_each_detector_is_linear(name, unit):
     # 8 times the text, at most 10 times the time; under a millisecond is noise, not growth.
     assert eight_n <= 10 * n or eight_n < 1.0, (name, unit, n, eight_n)
     assert eight_n < 25.0, (name, unit, eight_n)  # about 10 ms at most here, on a busy machine
+
+
+# Decoded text goes to every detector: core.secrets' too. Until its regexes are linear (the other
+# half of issue 24), these inputs are slow there whatever encodes them ("key_" repeated is cubic
+# in its labelled-assignment regex, prefixes repeated are quadratic in its two-piece split).
+SLOW_IN_CORE = {"sk-", "sk-or-v1-", "key_", "ghp_ "}
+
+
+@pytest.mark.parametrize("encode", ["base64", "escapes"])
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_decoded_adversarial_text_stays_linear(name, encode):
+    unit = ADVERSARIAL[name][0]
+    if unit in SLOW_IN_CORE:
+        pytest.skip(f"{unit!r} is slow in core.secrets until its linear regexes land (issue 24)")
+
+    def encoded(n: int) -> str:
+        plain = (unit * (n // len(unit) + 1))[:n]
+        return base64.b64encode(plain.encode()).decode() if encode == "base64" else urllib.parse.quote(plain, safe="")
+
+    small, large = encoded(2_000), encoded(16_000)
+    n, eight_n = cpu_ms(mine("Encoded secret"), small, large)
+    assert eight_n <= 10 * n or eight_n < 1.0, (name, unit, n, eight_n)
