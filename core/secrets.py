@@ -922,6 +922,7 @@ def _detectors() -> list[_Detector]:
         _Detector("Payment card number", _card_windows, _cards),
         _Detector("IBAN", near_shape(b"AA99", 1, 50), _ibans),
         _Detector("US social security number", _ssn_windows, _ssns),
+        *importlib.import_module("core.secret_shapes").detectors(),
     ]
 
 

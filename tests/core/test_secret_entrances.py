@@ -45,6 +45,16 @@ NEW_SHAPES = [
     "ghp_BY6rfNcAKEIO\u200bUttYpATIk27f4t3tGolUByxR",
     "key ＡＫＩＡＶＱＪＸＸＶＢＯＴＨＤ０ＷＴＦＬ",
     "AKIAVQJX XVBOTHD0WTFL",
+    # issue 24: one of each shape of core/secret_shapes.py
+    "my DeepSeek key is sk-9c1f7e3a5b2d4c6e8f0a1b3c5d7e9f2a",
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none",
+    "SECRET_KEY = 'k#8z!@p9^x$w2&m*q(-_=+)v7n3b5c1d0e4f6g8h0j2l4r6t8y'",
+    "curl -u admin:Hunter2x https://api.example.com/v1/status",
+    "My Visa: 4111.1111.1111.1111",
+    "config blob: cGFzc3dvcmQ9aHVudGVyMng5",
+    'token = "ghp_BY6rfNcAKE" + "IOUttYpATIk27" + "f4t3tGolUByxR"',
+    "RxyBUloGt3t4f72kITApYttUOIEKAcNfr6YB_phg",
+    "Mein Passwort ist Sonnenschein.",
 ]
 
 
