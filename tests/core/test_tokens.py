@@ -304,6 +304,19 @@ def test_one_transaction_moves_it_once_and_only_after_commit():
     assert version() == before + 1  # rolled back: nothing changed
 
 
+def test_the_version_read_fails_like_any_query():
+    """It runs on libpq directly: a failure is still Django's DatabaseError (503 DATABASE_ERROR)."""
+    import psycopg
+    from django.db import DatabaseError, transaction
+
+    with transaction.atomic():  # a savepoint, rolled back below
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            connection.connection.execute("SELECT 1 / 0")  # the transaction is now in error
+        with pytest.raises(DatabaseError, match="transaction is aborted"):
+            authentication._read_version()
+        transaction.set_rollback(True)
+
+
 def _in_another_process(code: str) -> None:
     """Run ``code`` in a separate Django process against this test database (its own connection
     and its own caches): what another web worker or an admin's request would do."""

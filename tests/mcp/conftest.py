@@ -61,6 +61,9 @@ def server_env() -> dict[str, str]:
             "PYTHONPATH": str(ROOT),
             "MNEMO_MCP_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "MNEMO_MCP_ALLOWED_ORIGINS": ALLOWED_ORIGIN,
+            # The production shape: each process keeps checked tokens (and their users'
+            # permissions); a revocation must still apply at once (tests/mcp/test_revocation.py).
+            "MNEMO_TOKEN_CACHE_SECONDS": "300",
         }
     )
     return env

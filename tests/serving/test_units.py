@@ -38,9 +38,9 @@ def test_a_checked_token_is_remembered_and_forgotten_when_revoked(user):
         assert auth.authenticate_credentials(key)[0] == user
     with CaptureQueriesContext(connection) as second:
         assert auth.authenticate_credentials(key)[0] == user
-    # Remembered: the second check reads only the access version (one row), not the token.
-    assert len(first.captured_queries) >= 2
-    assert [q["sql"] for q in second.captured_queries] == ["SELECT version FROM core_accessversion WHERE id = 1"]
+    # Remembered: the second check reads only the access version (one row, straight on libpq, so
+    # Django's query log does not show it), not the token.
+    assert len(first.captured_queries) >= 1 and second.captured_queries == []
     revoke_token(token=ApiToken.objects.get(user=user))  # this process forgets it at once
     from rest_framework.exceptions import AuthenticationFailed
 
