@@ -444,3 +444,19 @@ def test_drf_tokens_keep_working_after_the_migration_and_leave_no_clear_text():
         assert cursor.fetchone()[0] == 0
     assert not ContentType.objects.filter(app_label="authtoken").exists()
     assert not user.user_permissions.exists()
+
+
+def test_load_demo_prints_a_new_token_once_and_then_says_where_it_is(capsys):
+    import re
+
+    from django.core.management import call_command
+
+    call_command("load_demo", "--contacts", "0", "--memories", "0")
+    first = capsys.readouterr().out
+    match = re.search(r"Demo agent token \(user 'demo'\): (mnemo_[A-Za-z0-9_-]+)", first)  # as tests/serving reads it
+    assert match, first
+    assert client_with(match.group(1)).get("/api/v1/whoami").json()["username"] == "demo"
+    call_command("load_demo", "--contacts", "0", "--memories", "0")
+    again = capsys.readouterr().out
+    assert "made by an earlier run (" + match.group(1)[:PREFIX_LENGTH] in again and match.group(1) not in again
+    assert ApiToken.objects.filter(user__username="demo", revoked_at__isnull=True).count() == 1
