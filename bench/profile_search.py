@@ -34,16 +34,15 @@ def main() -> None:
     from django.db import connection
     from django.test import Client, override_settings
     from pyinstrument import Profiler
-    from rest_framework.authtoken.models import Token
 
     import memories.embedding as embedding
     from bench.run import OBJECTS, VERBS, corpus, latency_summary
     from memories.models import Memory, Namespace
     from memories.permissions import ensure_user_namespace
-    from tests.factories import UserFactory
+    from tests.factories import UserFactory, token_for
 
     user = UserFactory()
-    token = Token.objects.get_or_create(user=user)[0].key
+    token = token_for(user)
     namespace: Namespace = ensure_user_namespace(user)
     texts = corpus(args.memories, seed=42)
     vectors = embedding.embed_texts(texts)
@@ -112,7 +111,7 @@ def main() -> None:
 
     with override_settings(MNEMO_TOKEN_CACHE_SECONDS=0):
         before, _ = run("token looked up on every request")
-    with override_settings(MNEMO_TOKEN_CACHE_SECONDS=5):
+    with override_settings(MNEMO_TOKEN_CACHE_SECONDS=60):
         after, _ = run("token cache on (default)")
         _, tree = run("profiled", profile=True)
     lines = [f"search requests in process, {args.memories} memories in the namespace, {args.requests} requests", ""]

@@ -192,10 +192,11 @@ class Env:
 
     def token(self, username: str) -> str:
         from django.contrib.auth import get_user_model
-        from rest_framework.authtoken.models import Token
+
+        from core.tokens import issue_token
 
         user, _ = get_user_model().objects.get_or_create(username=username)
-        return Token.objects.get_or_create(user=user)[0].key
+        return issue_token(user=user, name="bench").key
 
     def gunicorn(self, *, workers: int, threads: int = 1, extra: dict[str, str] | None = None) -> int:
         """The web server exactly as ``make run`` starts it (config/gunicorn.py: uvicorn workers on

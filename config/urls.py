@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/v1/", include("contacts.api.urls")),
     path("api/v1/assistant/", include("assistant.api.urls")),
     path("api/v1/", include("toolrules.api.urls")),
+    path("api/v1/", include("core.urls")),
     path("rpc", rpc.view, name="rpc"),
     # Anything else under /api/ is a JSON 404, also with DEBUG on.
     re_path(r"^api/", json_not_found),

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
@@ -34,7 +34,11 @@ from guardian.forms import GroupObjectPermissionsForm, UserObjectPermissionsForm
 from guardian.shortcuts import get_groups_with_perms, get_users_with_perms
 
 from core import permissions as layer
+from core import tokens
+from core.errors import MnemoError
 from core.fields import text_problem
+from core.models import ApiToken
+from core.secrets import SecretScanningForm
 
 MANAGE_USER_PERMS = "guardian.change_userobjectpermission"
 MANAGE_GROUP_PERMS = "guardian.change_groupobjectpermission"
@@ -272,3 +276,89 @@ class ObjectPermissionPagesMixin(RestrictedChoicesMixin, GuardedModelAdminMixin)
             self.get_obj_perms_manage_group_template(),
             "permissions_manage_group",
         )
+
+
+# --- API tokens ----------------------------------------------------------------------------------
+
+
+class ApiTokenForm(SecretScanningForm):
+    """A token's name, expiry and limit; a new token is checked like one made over the API."""
+
+    class Meta:
+        model = ApiToken
+        fields = ["user", "name", "expires_at", "rate_limit_per_minute"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.instance.pk is None and data.get("user") is not None and not self.errors:
+            try:
+                tokens.check_new_token(user=data["user"], name=data.get("name", ""), expires_at=data.get("expires_at"))
+            except MnemoError as exc:
+                raise ValidationError(exc.message) from exc
+        return data
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
+    """Every user's tokens for staff holding the model permissions: made here (the key is shown
+    once, on the page that follows), renamed, re-limited, revoked. Never their keys."""
+
+    form = ApiTokenForm
+    list_display = ["name", "prefix", "user", "created_at", "expires_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix", "user__username"]
+    list_select_related = ["user"]
+    raw_id_fields = ["user"]
+    actions = ["revoke_selected"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["user", "name", "expires_at", "rate_limit_per_minute"]
+        return [
+            "user",
+            "name",
+            "prefix",
+            "created_at",
+            "expires_at",
+            "last_used_at",
+            "revoked_at",
+            "rate_limit_per_minute",
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["user", "prefix", "created_at", "last_used_at", "revoked_at"] if obj is not None else []
+
+    def get_search_results(self, request, queryset, search_term):
+        # PostgreSQL text cannot hold NUL: such a search matches nothing (instead of a 500).
+        if "\x00" in search_term:
+            return queryset.none(), False
+        return super().get_search_results(request, queryset, search_term)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            request._mnemo_new_token_key = tokens.assign_new_key(obj)  # shown by response_add, once
+        super().save_model(request, obj, form, change)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        key = getattr(request, "_mnemo_new_token_key", None)
+        if key is None:
+            return super().response_add(request, obj, post_url_continue)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "token": obj,
+            "key": key,
+            "title": f"Token {obj.name} for {obj.user}",
+        }
+        response = render(request, "admin/core/apitoken/created.html", context)
+        response["Cache-Control"] = "no-store"  # the key must not stay in any cache
+        return response
+
+    @admin.action(description="Revoke the selected tokens", permissions=["change"])
+    def revoke_selected(self, request, queryset):
+        revoked = 0
+        for token in queryset.filter(revoked_at__isnull=True):
+            if layer.allows(request.user, token, "change"):
+                tokens.revoke_token(token=token)
+                revoked += 1
+        messages.success(request, f"Revoked {revoked} token(s); they stopped working at once.")

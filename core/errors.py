@@ -80,6 +80,17 @@ class PayloadTooLarge(MnemoError):
     http_status = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 
+class RateLimited(MnemoError):
+    """The caller's token made its requests of this minute (``retry_after``: seconds to wait)."""
+
+    code = "RATE_LIMITED"
+    http_status = status.HTTP_429_TOO_MANY_REQUESTS
+
+    def __init__(self, message: str, *, retry_after: int, details: Any = None) -> None:
+        super().__init__(message, details=details)
+        self.retry_after = retry_after
+
+
 def _printable(value: Any) -> Any:
     """Error details echo the input: lone surrogates in it would make the answer itself fail to
     encode (a 500). They are shown as U+FFFD. Walks with a stack, whatever the depth."""
@@ -148,14 +159,15 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
     (drf_exceptions.NotFound, "NOT_FOUND"),
     (drf_exceptions.MethodNotAllowed, "METHOD_NOT_ALLOWED"),
     (drf_exceptions.NotAcceptable, "NOT_ACCEPTABLE"),
-    (drf_exceptions.Throttled, "THROTTLED"),
+    (drf_exceptions.Throttled, "RATE_LIMITED"),
 ]
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors, DRF errors and database failures, one shape."""
     if isinstance(exc, MnemoError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.http_status)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.http_status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(f"The request body is larger than the limit of {_upload_limit()} bytes.")
         return Response(error_body(exc.code, exc.message), status=exc.http_status)

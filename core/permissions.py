@@ -54,8 +54,8 @@ _generation = 0
 
 
 def permissions_changed(**_: Any) -> None:
-    """Signal receiver (object permissions saved or deleted anywhere in this process): cached
-    checkers are stale from now on."""
+    """Who may do what changed (``core.authentication.access_changed``, in this process or, seen
+    through the access version, in another): cached checkers are stale from now on."""
     global _generation
     _generation += 1
 

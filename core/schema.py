@@ -8,6 +8,7 @@ error envelope for each status it can answer with.
   permissions, critical rules);
 - 404 ``NOT_FOUND``: every operation (a namespace, memory, contact, rule, session or tool the
   caller may not see answers exactly like a missing one);
+- 429 ``RATE_LIMITED``: every operation (a token may carry a per-minute limit);
 - 413 ``PAYLOAD_TOO_LARGE`` and 415 (a body that is not ``application/json``): operations with
   a body;
 - 503 ``EMBEDDING_ERROR`` / ``DATABASE_ERROR``: every operation.
@@ -32,8 +33,8 @@ ERROR_SCHEMA: dict[str, Any] = {
                 "code": {
                     "type": "string",
                     "description": "INVALID_INPUT, SECRET_REJECTED, UNAUTHENTICATED, PERMISSION_DENIED, "
-                    "RULE_VIOLATION, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE, EMBEDDING_ERROR, "
-                    "DATABASE_ERROR",
+                    "RULE_VIOLATION, NOT_FOUND, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE, RATE_LIMITED, "
+                    "EMBEDDING_ERROR, DATABASE_ERROR",
                 },
                 "message": {"type": "string"},
                 "details": {"description": "per-field details of an INVALID_INPUT"},
@@ -51,8 +52,11 @@ _DESCRIPTIONS = {
     "404": "NOT_FOUND: missing, or not visible to the caller (the same answer)",
     "413": "PAYLOAD_TOO_LARGE: the body is over the upload limit",
     "415": "INVALID_INPUT: the body is not JSON (Content-Type application/json)",
+    "429": "RATE_LIMITED: the token's requests per minute are used up; Retry-After says when to try again",
     "503": "EMBEDDING_ERROR or DATABASE_ERROR: nothing was changed; try again later",
 }
+
+_RETRY_AFTER = {"description": "seconds until the next minute's requests", "schema": {"type": "integer", "minimum": 1}}
 
 
 class StrictSerializerExtension(OpenApiSerializerExtension):
@@ -76,14 +80,15 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             if method not in {"get", "post", "put", "patch", "delete"}:
                 continue
             has_input = bool(operation.get("requestBody") or operation.get("parameters"))
-            statuses = ["401", "403", "404", "503"]
+            statuses = ["401", "403", "404", "429", "503"]
             if has_input or "{" in path:
                 statuses.append("400")
             if operation.get("requestBody"):
                 statuses += ["413", "415"]
             responses = operation.setdefault("responses", {})
             for status in sorted(statuses):
-                responses.setdefault(
-                    status, {"description": _DESCRIPTIONS[status], "content": {"application/json": {"schema": ref}}}
-                )
+                response = {"description": _DESCRIPTIONS[status], "content": {"application/json": {"schema": ref}}}
+                if status == "429":
+                    response["headers"] = {"Retry-After": _RETRY_AFTER}
+                responses.setdefault(status, response)
     return result

@@ -27,10 +27,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -113,8 +112,7 @@ def api_client() -> APIClient:
 def api_client_for(user) -> APIClient:
     """An API client that authenticates as ``user`` with its token (the agents' way in)."""
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 
@@ -130,10 +128,7 @@ def client_for(db) -> Callable[[object], APIClient]:
 
 @pytest.fixture
 def token_client(user) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
+    return api_client_for(user)
 
 
 # --- brokers and workers -----------------------------------------------------------------------

@@ -135,3 +135,23 @@ def grant(user_or_group: Any, *perms: str, obj: Any = None) -> None:
             user_or_group.permissions.add(permission)
         else:
             user_or_group.user_permissions.add(permission)
+
+
+_keys: dict[tuple[int, str], str] = {}
+
+
+def token_for(user: Any, *, name: str = "test", **options: Any) -> str:
+    """The clear-text key of an API token of ``user`` (hashed at rest, made by the same service as
+    the API's): the one way tests get a key. Like the ``get_or_create`` it replaces, asking again
+    gives the same key while its token is live (rolled back or revoked: a new one). ``options``
+    (``expires_at``, ``rate_limit_per_minute``) always make a new token."""
+    from core.models import ApiToken
+    from core.tokens import issue_token, token_digest
+
+    memo = (user.pk, name)
+    key = _keys.get(memo)
+    if options or key is None or not ApiToken.objects.filter(digest=token_digest(key), revoked_at=None).exists():
+        key = issue_token(user=user, name=name, **options).key
+        if not options:
+            _keys[memo] = key
+    return key

@@ -30,13 +30,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from guardian.models import UserObjectPermission
 from guardian.shortcuts import remove_perm
-from rest_framework.authtoken.admin import TokenProxy
-from rest_framework.authtoken.models import Token
 
 from assistant.mcp.entrance import call_tool_as
 from assistant.tools import ALL_TOOLS
 from contacts import services as contact_services
 from contacts.models import Contact
+from core.tokens import issue_token
 from memories import services as memory_services
 from memories.models import Memory, MemoryEvent, Namespace, SearchLatency, Tombstone
 from memories.permissions import ensure_user_namespace
@@ -149,7 +148,10 @@ def build_world() -> World:
     contact = {**dict.fromkeys(CASES, alice_contact), "view_only_write": shared_contact}
     rule = {**dict.fromkeys(CASES, alice_rule), "view_only_write": global_rule}
     users = {"alice": alice, "bob": bob, "viewer": viewer, "nobody": nobody, "carol": carol}
-    return World(users=users, memory=memory, namespace=namespace, contact=contact, rule=rule)
+    tokens = {name: issue_token(user=users[name], name="harness").token for name in ("alice", "carol")}
+    return World(
+        users=users, memory=memory, namespace=namespace, contact=contact, rule=rule, objects={"tokens": tokens}
+    )
 
 
 @pytest.fixture(scope="module")
@@ -253,6 +255,14 @@ def _rule(path: str, body: Any = None) -> Callable[[World, str], tuple[str, Any]
 def _ids(body: Any) -> set:
     rows = body["results"] if isinstance(body, dict) and "results" in body else body
     return {str(row["id"]) for row in rows}
+
+
+def _token(w: World, c: str) -> Any:
+    """The case's target token: carol's own for revoked_own, alice's for everyone else."""
+    return w.objects["tokens"]["carol" if c == "revoked_own" else "alice"]
+
+
+NO_TOKEN_VIEWER = NA("nobody may view another user's token (only holders of the model permission)")
 
 
 def _ns(c: str) -> str:
@@ -403,6 +413,21 @@ REST_ROWS: dict[tuple[str, str], RestRow] = {
     ),
     ("DELETE", "api/v1/tool-rules/<str:rule_id>"): RestRow(
         _rule("/api/v1/tool-rules/{id}"), _exp(204, NOT_FOUND, NOT_FOUND, DENIED, NO_NS)
+    ),
+    ("GET", "api/v1/tokens"): RestRow(
+        lambda w, c: ("/api/v1/tokens", None),
+        # Tokens live in no namespace: carol, whose namespace was revoked, still sees her own.
+        _exp(Sees(True), Sees(False), Sees(False), NO_TOKEN_VIEWER, Sees(True)),
+        seen=lambda w, c, body: _token(w, c).id in {t["id"] for t in body},
+    ),
+    ("POST", "api/v1/tokens"): RestRow(
+        # Anyone may make tokens for themselves (the same rights as the token they use).
+        lambda w, c: ("/api/v1/tokens", {"name": "harness agent"}),
+        _exp(201, 201, NO_PEER, NO_PEER, 201),
+    ),
+    ("DELETE", "api/v1/tokens/<int:token_id>"): RestRow(
+        lambda w, c: (f"/api/v1/tokens/{_token(w, c).id}", None),
+        _exp(204, NOT_FOUND, NOT_FOUND, NO_TOKEN_VIEWER, 204),
     ),
 }
 
@@ -717,10 +742,10 @@ ADMIN_ROWS: dict[str, AdminRow] = {
     ),
     "auth.user": AdminRow(lambda w, c: w.actor(c), MODEL_ONLY_VIEW, grants=("auth.view_user",), model_level=True),
     "auth.group": AdminRow(lambda w, c: GroupFactory(), MODEL_ONLY_VIEW, grants=("auth.view_group",), model_level=True),
-    "authtoken.tokenproxy": AdminRow(
-        lambda w, c: TokenProxy.objects.get(pk=Token.objects.get_or_create(user=w.actor(c))[0].pk),
+    "core.apitoken": AdminRow(
+        lambda w, c: issue_token(user=w.actor(c), name="harness admin").token,
         MODEL_ONLY_VIEW,
-        grants=("authtoken.view_tokenproxy",),
+        grants=("core.view_apitoken",),
         model_level=True,
     ),
 }

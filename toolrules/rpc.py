@@ -20,10 +20,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from modernrpc import Protocol, RpcRequestContext, RpcServer
 from modernrpc.exceptions import RPCException, RPCInvalidParams
-from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 
 from core.api import check
-from core.errors import Forbidden, InvalidInput, MnemoError, NotFound
+from core.authentication import authenticate_key
+from core.errors import Forbidden, InvalidInput, MnemoError, NotFound, RateLimited, error_body
 from toolrules import permissions, services
 from toolrules.api import serializers as contracts
 
@@ -32,13 +33,22 @@ RPC_FORBIDDEN = -32003
 
 
 def token_user(request: HttpRequest) -> Any:
-    """modern-rpc's auth predicate: the active user of the request's API token, or None."""
+    """modern-rpc's auth predicate: the active user of the request's API token, or None. Checked
+    once per HTTP request (``core.authentication.authenticate_key``, as every entrance), however
+    many calls a batch holds; ``RateLimited`` over the token's limit (``view`` answers 429)."""
+    cached = getattr(request, "_mnemo_rpc_user", ...)
+    if cached is not ...:
+        return cached
     header = request.headers.get("Authorization", "")
     scheme, _, key = header.partition(" ")
-    if scheme.lower() != "token" or not key.strip():
-        return None
-    token = Token.objects.select_related("user").filter(key=key.strip()).first()
-    return token.user if token and token.user.is_active else None
+    user = None
+    if scheme.lower() == "token" and key.strip():
+        try:
+            user, _ = authenticate_key(key.strip())
+        except AuthenticationFailed:
+            user = None
+    request._mnemo_rpc_user = user  # type: ignore[attr-defined]
+    return user
 
 
 def to_rpc_error(exception: BaseException, context: RpcRequestContext) -> None:
@@ -189,4 +199,22 @@ def view(request: HttpRequest) -> HttpResponse:
             message = f"A batch holds at most {limit} calls (MNEMO_RPC_MAX_BATCH); this one has {len(body)}."
             data = {"code": "INVALID_INPUT", "message": message}
             return _rpc_error(-32600, f"Invalid Request: {message}", data=data, status=400)
+    try:
+        token_user(request)  # once per HTTP request, before any call of a batch runs
+    except RateLimited as exc:
+        return _rate_limited(exc)
     return server.view(request)
+
+
+def _rate_limited(exc: RateLimited) -> JsonResponse:
+    """429 with Retry-After; the JSON-RPC error carries Mnemo's envelope in ``data``."""
+    response = JsonResponse(
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32029, "message": exc.message, "data": error_body(exc.code, exc.message)},
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(exc.retry_after)
+    return response

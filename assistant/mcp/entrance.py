@@ -32,7 +32,6 @@ from django.db import DatabaseError
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.authentication import TokenAuthentication
 
 from assistant.models import AssistantSession
 from assistant.services.invoke_tool_service import invoke_tool
@@ -41,6 +40,7 @@ from assistant.services.session_service import start_or_resume_session
 from assistant.services.tool_registry_service import tools_for
 from assistant.tools import Tool
 from core.api import json_schema
+from core.authentication import authenticate_key
 from core.errors import DatabaseUnavailable, InvalidInput, MnemoError, NotFound, error_body
 from core.fields import check_text
 
@@ -435,9 +435,10 @@ def read_resource_as(user: AbstractUser, uri: str) -> types.ReadResourceResult:
 
 
 def user_for_token(key: str) -> AbstractUser | None:
-    """The active user holding DRF token ``key`` (the REST API's own check), else None."""
+    """The active user holding API token ``key`` (the REST API's own check,
+    ``core.authentication.authenticate_key``), else None; ``RateLimited`` over the token's limit."""
     try:
-        user, _ = TokenAuthentication().authenticate_credentials(key)
+        user, _ = authenticate_key(key)
     except drf_exceptions.AuthenticationFailed:
         return None
     return user

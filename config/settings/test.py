@@ -68,5 +68,6 @@ if not os.environ.get("MNEMO_DB_POOL"):
 # Error bodies without the request id, so that tests compare whole bodies (tests/serving checks
 # the request id in the envelope on the real stack, with this on).
 MNEMO_ERROR_REQUEST_ID = env.bool("MNEMO_ERROR_REQUEST_ID", default=False)
-# Every token lookup reads the database: a test that revokes a token sees it at once.
+# Every token lookup reads the database (tests that change users or permissions around Django's
+# signals see it at once); the cache and its access version have tests of their own.
 MNEMO_TOKEN_CACHE_SECONDS = env.float("MNEMO_TOKEN_CACHE_SECONDS", default=0.0)

@@ -13,7 +13,6 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from contacts.models import Contact
@@ -21,7 +20,7 @@ from core.api import json_schema
 from core.fields import BoundedIntegerField
 from memories.api import serializers as memory_contracts
 from memories.models import Memory, Namespace
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 from toolrules.api import serializers as rule_contracts
 from toolrules.models import ToolMemoryRule
 
@@ -59,7 +58,7 @@ class JSONClient(APIClient):
 
 def client_for(user) -> APIClient:
     client = JSONClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 
@@ -87,7 +86,7 @@ def assert_invalid(response, status: int = 400, code: str = "INVALID_INPUT") -> 
 
 def rpc(user, body: object, *, raw: str | None = None, status: int = 200) -> dict:
     data = raw if raw is not None else json.dumps(body)
-    headers = {"HTTP_AUTHORIZATION": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    headers = {"HTTP_AUTHORIZATION": f"Token {token_for(user)}"}
     response = Client().post("/rpc", data=data, content_type="application/json", **headers)
     assert response.status_code == status, response.content[:500]
     return response.json()

@@ -3,16 +3,15 @@
 import pytest
 from django.contrib.auth.models import Permission
 from guardian.shortcuts import assign_perm
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from contacts import services as contact_services
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 

@@ -6,14 +6,13 @@ import json
 import uuid
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from assistant.mcp import entrance
 from assistant.mcp.http import origin_allowed
 from assistant.tools import ALL_TOOLS
 from core.errors import InvalidInput, NotFound
 from tests.assistant.conftest import client_for
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -146,7 +145,7 @@ def test_an_unknown_resource_with_a_lone_surrogate_is_missing(user):
 
 
 def test_token_schemes(user):
-    key = Token.objects.create(user=user).key
+    key = token_for(user)
     for header in (f"Bearer {key}", f"Token {key}", f"bearer {key}", f"  Token   {key} "):
         assert entrance.user_from_authorization(header) == user, header
     for header in (None, "", key, f"Basic {key}", f"Bearer {key} extra", f"Bearer {key}x", "Bearer"):

@@ -1,10 +1,10 @@
 """API plumbing: authentication, the error envelope, JSON 404s, the schema and its docs."""
 
 import pytest
-from django.core.management import call_command
-from rest_framework.authtoken.models import Token
+from django.core.management import CommandError, call_command
 
 from core import errors as exceptions
+from core.models import ApiToken
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,20 +79,25 @@ def test_database_errors_map_to_database_error():
 
 
 def test_create_agent_token_creates_rotates_and_revokes(capsys, api_client):
+    def whoami(key: str) -> int:
+        api_client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        return api_client.get("/api/v1/whoami").status_code
+
     call_command("create_agent_token", "gmail-agent")
     first = capsys.readouterr().out.strip()
-    assert Token.objects.get(user__username="gmail-agent").key == first
-    call_command("create_agent_token", "gmail-agent")
-    assert capsys.readouterr().out.strip() == first  # same token when asked again
+    token = ApiToken.objects.get(user__username="gmail-agent")
+    assert token.name == "default" and first.startswith(token.prefix) and first not in token.digest
+    call_command("create_agent_token", "gmail-agent", "--name", "drafts", "--rate-limit", "60")
+    second = capsys.readouterr().out.strip()
+    assert second != first and whoami(first) == 200 and whoami(second) == 200  # two live tokens
     call_command("create_agent_token", "gmail-agent", "--rotate")
     rotated = capsys.readouterr().out.strip()
-    assert rotated != first
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {first}")
-    assert api_client.get("/api/v1/whoami").status_code == 401
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {rotated}")
-    assert api_client.get("/api/v1/whoami").status_code == 200
+    assert whoami(first) == 401 and whoami(rotated) == 200 and whoami(second) == 200
     call_command("create_agent_token", "gmail-agent", "--revoke")
-    assert not Token.objects.filter(user__username="gmail-agent").exists()
+    assert whoami(rotated) == 401 and whoami(second) == 401
+    assert not ApiToken.objects.filter(user__username="gmail-agent", revoked_at__isnull=True).exists()
+    with pytest.raises(CommandError, match="no live token"):
+        call_command("create_agent_token", "gmail-agent", "--revoke")
 
 
 def test_ensure_admin_creates_once_with_the_given_password(capsys, monkeypatch):

@@ -13,12 +13,11 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.db import IntegrityError, transaction
 from guardian.shortcuts import assign_perm
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from contacts import services
 from contacts.models import Contact, ContactMessage, ContactNote
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +41,7 @@ CONTACT_KEYS = [
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 

@@ -15,7 +15,6 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 from guardian.shortcuts import assign_perm
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from contacts import services as contact_services
@@ -23,7 +22,7 @@ from contacts.models import Contact, ContactNote
 from memories import services as memory_services
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 from memories.permissions import ensure_user_namespace
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 from toolrules.models import ToolMemoryRule, ToolStatistic
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +59,7 @@ NEW_SHAPES = [
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 
@@ -193,7 +192,7 @@ def test_rest_rules_are_scanned_on_create_and_update(api):
 
 
 def test_rpc_tool_rule_put_refuses_a_secret(carol):
-    token = Token.objects.get_or_create(user=carol)[0].key
+    token = token_for(carol)
     payload = {
         "jsonrpc": "2.0",
         "id": 1,

@@ -34,7 +34,6 @@ from django.db import connection
 from guardian.shortcuts import assign_perm
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from rest_framework.authtoken.models import Token
 
 from tests.conftest import ROOT, free_port, wait_for
 from tests.factories import UserFactory
@@ -62,6 +61,9 @@ def server_env() -> dict[str, str]:
             "PYTHONPATH": str(ROOT),
             "MNEMO_MCP_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "MNEMO_MCP_ALLOWED_ORIGINS": ALLOWED_ORIGIN,
+            # The production shape: each process keeps checked tokens (and their users'
+            # permissions); a revocation must still apply at once (tests/mcp/test_revocation.py).
+            "MNEMO_TOKEN_CACHE_SECONDS": "300",
         }
     )
     return env
@@ -212,10 +214,6 @@ def mcp_servers(committed, tmp_path_factory) -> Iterator[Servers]:
     yield Servers(a=a, b=b)
     a.stop()
     b.stop()
-
-
-def token_for(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
 
 
 class Alternate(httpx2.AsyncBaseTransport):

@@ -19,7 +19,8 @@ from mcp.shared.exceptions import MCPError
 from assistant.services.tool_registry_service import tools_for
 from contacts import services as contact_services
 from contacts.models import ContactMessage, ContactNote
-from tests.mcp.conftest import Alternate, mcp_session, run_async, token_for
+from tests.factories import token_for
+from tests.mcp.conftest import Alternate, mcp_session, run_async
 
 MEMORY_TOOLS = ["remember", "add_memory", "search_memory", "forget", "memory_recall"]
 CONTACT_TOOLS = ["get_contact_details", "get_contact_messages", "send_sms", "send_email"]

@@ -15,7 +15,8 @@ from assistant.services.tool_registry_service import tools_for
 from contacts import services as contact_services
 from contacts.models import ContactNote
 from tests.conftest import ROOT
-from tests.mcp.conftest import run_async, server_env, token_for
+from tests.factories import token_for
+from tests.mcp.conftest import run_async, server_env
 
 
 def stdio_params(*args: str) -> StdioServerParameters:

@@ -2,12 +2,11 @@
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from memories.models import Memory
 from memories.permissions import create_owned_namespace, ensure_user_namespace
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +25,7 @@ def test_memory_count_is_each_namespaces_live_memories():
     Memory.objects.create(namespace=hidden, text="not mine", status="ready")
 
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     body = client.get("/api/v1/namespaces").json()
 
     # Queued, ready and failed memories count; a forgotten one does not; nobody else's does.

@@ -8,20 +8,19 @@ answers PERMISSION_DENIED to writes.
 import pytest
 from django.contrib.auth.models import Permission
 from guardian.shortcuts import assign_perm
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from memories import services
 from memories.models import Memory, Namespace
 from memories.permissions import ensure_user_namespace
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 
 pytestmark = pytest.mark.django_db
 
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 

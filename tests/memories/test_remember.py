@@ -217,16 +217,17 @@ def test_concurrent_skip_if_near_stores_one_memory(user):
     import threading
 
     from django.db import connections
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
-    token = Token.objects.create(user=user)
+    from tests.factories import token_for
+
+    key = token_for(user)
     barrier = threading.Barrier(2)
     results = []
 
     def call():
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         barrier.wait()
         results.append(remember(client, text="User's Linear team ID is TEAM-123.", dedup_policy="skip_if_near"))
         connections.close_all()

@@ -19,11 +19,11 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connections  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from config import health  # noqa: E402
-from tests.factories import UserFactory  # noqa: E402
+from core.tokens import token_digest  # noqa: E402
+from tests.factories import UserFactory, token_for  # noqa: E402
 
 ALIASES = ("default", "replica")
 
@@ -72,10 +72,10 @@ def wait_replica(sql: str, params: list, timeout: float = 30) -> None:
 
 def client_for_new_user() -> APIClient:
     user = UserFactory()
-    token, _ = Token.objects.get_or_create(user=user)
+    key = token_for(user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    wait_replica("SELECT 1 FROM authtoken_token WHERE key = %s", [token.key])
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    wait_replica("SELECT 1 FROM core_apitoken WHERE digest = %s", [token_digest(key)])
     return client
 
 
@@ -126,9 +126,8 @@ def down() -> dict:
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user(username=f"down-{time.time_ns()}")
-    token = Token.objects.create(user=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     out = {"remember": call(client, "post", "/api/v1/memories/remember", {"text": "The spare key is under the mat."})}
     out["search"] = call(client, "post", "/api/v1/memories/search", {"query": "spare key"})
     out["list"] = call(client, "get", "/api/v1/memories")

@@ -142,7 +142,7 @@ def start_stack(tmp_path: Path, *, demo: bool = True, timeout: float = 240, **ex
     except BaseException:
         stack.stop()
         raise
-    match = re.search(r"Demo agent token \(user 'demo'\): ([0-9a-f]+)", stack.output())
+    match = re.search(r"Demo agent token \(user 'demo'\): (mnemo_[A-Za-z0-9_-]+)", stack.output())
     stack.token = match.group(1) if match else ""
     return stack
 

@@ -13,10 +13,9 @@ from datetime import datetime
 
 import pytest
 from django.contrib.auth.models import Permission
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 from toolrules import services
 from toolrules.models import ToolMemoryRule, ToolStatistic
 
@@ -35,7 +34,7 @@ def detail(rule_id) -> str:
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 

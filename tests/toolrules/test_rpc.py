@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 from toolrules.models import ToolMemoryRule
 
 pytestmark = pytest.mark.django_db
@@ -37,10 +36,6 @@ RULE_FIELDS = {
     "updated_at",
 }
 SARAH = "never email Sarah at sarah@example.com"
-
-
-def token_for(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
 
 
 def post_rpc(payload: Any, *, user=None, authorization: Any = NO_AUTH, raw: str | None = None):

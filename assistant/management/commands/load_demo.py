@@ -17,10 +17,11 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 from guardian.shortcuts import assign_perm
-from rest_framework.authtoken.models import Token
 
 from contacts.models import Contact, ContactMessage, ContactNote
 from core.commands import MnemoCommand
+from core.models import ApiToken
+from core.tokens import issue_token
 from memories import services
 from memories.models import Memory, MemoryEvent, Namespace
 from memories.permissions import ensure_user_namespace
@@ -130,8 +131,7 @@ class Command(MnemoCommand):
             if not user.has_usable_password():
                 user.set_unusable_password()
         demo.user_permissions.add(*Permission.objects.filter(codename__in=["view_contactnote", "add_contact"]))
-        token, _ = Token.objects.get_or_create(user=demo)
-        Token.objects.get_or_create(user=viewer)
+        token_line = self._demo_token(demo)
 
         created_memories: list[int] = []
         namespace = ensure_user_namespace(demo)
@@ -188,9 +188,20 @@ class Command(MnemoCommand):
                 continue  # the demo's rule, or the user said the same already: either way, nothing to add
             put_rule(actor=demo, tool_name=tool, rule=rule, priority=priority, source=source, rule_id=rule_id)
         self.say(
-            f"Demo data: {len(created_memories)} new memories, {contacts_created} new contacts. "
-            f"Demo agent token (user 'demo'): {token.key}",
+            f"Demo data: {len(created_memories)} new memories, {contacts_created} new contacts. {token_line}",
             options,
+        )
+
+    @staticmethod
+    def _demo_token(demo: Any) -> str:
+        """The line about the demo's API token (named "demo"). Only its hash is stored, so its key
+        can be printed only when it is made: on the first run, or after it was revoked."""
+        live = ApiToken.objects.filter(user=demo, name="demo", revoked_at__isnull=True).first()
+        if live is None:
+            return f"Demo agent token (user 'demo'): {issue_token(user=demo, name='demo').key}"
+        return (
+            f"Demo agent token (user 'demo'): made by an earlier run ({live.prefix}…); "
+            "`manage.py create_agent_token demo --name demo --rotate` replaces it."
         )
 
     def _contact(self, index: int, name: str, company: str, owner: Any) -> tuple[Contact, bool]:

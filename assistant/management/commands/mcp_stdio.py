@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assistant.mcp.entrance import open_session, user_for_token
 from assistant.mcp.server import StdioCaller, build_server
+from core.errors import RateLimited
 
 
 class Command(BaseCommand):
@@ -31,7 +32,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         token = options["token"] or (None if options["user"] else os.environ.get("MNEMO_TOKEN"))
         if token:
-            user = user_for_token(token)
+            try:
+                user = user_for_token(token)
+            except RateLimited as exc:
+                raise CommandError(exc.message) from exc
             if user is None:
                 raise CommandError("Invalid token (or its user is inactive).")
         elif options["user"]:
@@ -40,7 +44,8 @@ class Command(BaseCommand):
                 raise CommandError(f"No active user named {options['user']!r}.")
         else:
             raise CommandError("Say who calls: --token <token> (or MNEMO_TOKEN) or --user <username>.")
-        caller = StdioCaller(user_id=user.pk, session_id=open_session(user))
+        # With a token, every request checks it again: revoked or expired, the next call fails.
+        caller = StdioCaller(user_id=user.pk, session_id=open_session(user), token=token or None)
         print(f"Mnemo MCP (stdio) for {user.get_username()}, session {caller.session_id}", file=sys.stderr)
         anyio.run(self._serve, caller)
 

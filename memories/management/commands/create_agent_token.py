@@ -1,45 +1,78 @@
-"""create_agent_token USERNAME: the API token an agent sends as ``Authorization: Token …``."""
+"""create_agent_token USERNAME: a new API token for an agent (``Authorization: Token …``).
+
+Only a token's hash is stored, so the key is printed once, when it is made. ``--rotate`` revokes
+the user's live tokens of that name first; ``--revoke`` only revokes (all of the user's live
+tokens, or those of ``--name``).
+"""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
+
+from core.errors import MnemoError
+from core.models import ApiToken
+from core.tokens import issue_token, revoke_token
 
 
 class Command(BaseCommand):
     help = (
-        "Print the API token of USERNAME, creating the user (without a password) and the token if "
-        "needed. --rotate replaces the token (the old one stops working at once); --revoke deletes it."
+        "Make a new API token for USERNAME (creating the user, without a password, if needed) and print it: "
+        "it is shown only this once. --rotate revokes the user's live tokens of that name first; --revoke "
+        "revokes the user's live tokens (those of --name only, if given) and makes none."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
+        parser.add_argument("--name", help='the token\'s name (default "default")')
+        parser.add_argument("--expires-in-days", type=int, help="the token stops working after this many days")
+        parser.add_argument("--rate-limit", type=int, help="requests per minute the token may make")
         group = parser.add_mutually_exclusive_group()
-        group.add_argument("--rotate", action="store_true", help="replace the existing token with a new one")
-        group.add_argument("--revoke", action="store_true", help="delete the token; the agent can no longer call")
+        group.add_argument("--rotate", action="store_true", help="revoke the live tokens of this name, then make one")
+        group.add_argument("--revoke", action="store_true", help="revoke the user's live tokens; make none")
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         username: str = options["username"].strip()
         if not username:
             raise CommandError("USERNAME must not be empty.")
+        name = options["name"]
         User = get_user_model()
         if options["revoke"]:
-            deleted, _ = Token.objects.filter(user__username=username).delete()
-            if not deleted:
-                raise CommandError(f"{username} has no token to revoke.")
-            self.stdout.write(f"Revoked the token of {username}.")
+            live = ApiToken.objects.filter(user__username=username, revoked_at__isnull=True)
+            if name is not None:
+                live = live.filter(name=name)
+            revoked = [revoke_token(token=token) for token in live]
+            if not revoked:
+                raise CommandError(f"{username} has no live token to revoke.")
+            self.stdout.write(f"Revoked {len(revoked)} token(s) of {username}.")
             return
+        name = name if name is not None else "default"
+        days = options["expires_in_days"]
+        if days is not None and not 1 <= days <= 36_500:
+            raise CommandError("--expires-in-days must be between 1 and 36500.")
+        if options["rate_limit"] is not None and options["rate_limit"] < 1:
+            raise CommandError("--rate-limit must be 1 or more.")
         user, created = User.objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
             self.stderr.write(f"Created user {username}.")
         if options["rotate"]:
-            Token.objects.filter(user=user).delete()
-        token, _ = Token.objects.get_or_create(user=user)
-        self.stdout.write(token.key)
+            for token in ApiToken.objects.filter(user=user, name=name, revoked_at__isnull=True):
+                revoke_token(token=token)
+        try:
+            issued = issue_token(
+                user=user,
+                name=name,
+                expires_at=timezone.now() + timedelta(days=days) if days is not None else None,
+                rate_limit_per_minute=options["rate_limit"],
+            )
+        except MnemoError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(issued.key)
