@@ -19,7 +19,8 @@ What it does, in order:
      Shopify, Databricks, Postman, Linear, Vault, Doppler, age, Notion, Grafana, Groq,
      Replicate, Perplexity, xAI, Stripe test and webhook secrets, Azure AD client secrets,
      Discord webhooks, Artifactory, password-only URLs);
-   - the same prefixed tokens split in two by a space or a line break (``AKIAVQJX XVBOTHD0WTFL``);
+   - the same prefixed tokens split in pieces by white space or string concatenation
+     (``AKIAVQJX XVBOTHD0WTFL``; core.secret_shapes, with the other shapes it adds);
    - passwords: assignments (``password: …``, ``DB_PASSWORD=…``, ``pwd=…``, ``"password": "…"``)
      and phrases (``my password is hunter2``, ``the wifi password for the cabin is …``), PINs,
      card security codes and door/alarm codes with digits;
@@ -364,6 +365,8 @@ def _plugin_finder(plugin: Any) -> Finder:
 
 _PREFIXED: list[tuple[str, tuple[str, ...], str, int]] = [
     # (name, hints, regex, flags); each regex starts at the token, boundaries are checked by hand.
+    # Mnemo's own API keys (core.tokens): "mnemo_" and 43 URL-safe base64 characters.
+    ("Mnemo API token", ("mnemo_",), r"mnemo_[A-Za-z0-9_\-]{43}(?![A-Za-z0-9_\-])", 0),
     ("Anthropic API key", ("sk-ant-",), r"sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{20,}", 0),
     ("OpenAI API key", ("sk-proj-", "sk-svcacct-", "sk-admin-"), r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}", 0),
     ("Google API key", ("aiza",), r"AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", 0),
@@ -437,74 +440,6 @@ def _bounded(pattern: re.Pattern[str]) -> Finder:
     return find
 
 
-# Prefixes of the tokens above and of detect-secrets' fixed-prefix ones: where a token split by
-# white space is looked for. Case-sensitive, as the tokens are.
-_SPLIT_PREFIXES = re.compile(
-    r"(?<![A-Za-z0-9_])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]|gh[pousr]_|github_pat_|gl(?:pat|dt|ft|rt|ptt)-|"
-    r"xox[abposr]-|xapp-|sk-|sk_live_|rk_live_|sk_test_|AIza|GOCSPX-|hf_|npm_|pypi-|SG\.|eyJ|sq0csp-|"
-    r"dop_v1_|shpat_|dapi|PMAK-|lin_api_|hvs\.|gsk_|r8_|pplx-|xai-|AKC)"
-)
-_SPLIT_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]{0,1024}")
-_SPLIT_GAP = re.compile(r"[ \t]{0,3}(?:\r?\n)?[ \t]{0,3}")
-
-
-def _split_tokens(text: str, windows: list[Span] | None) -> Iterator[Span]:
-    """A prefixed token broken in two by white space: the two pieces joined are a token."""
-    taken = -1
-    for start_match in _matches(_SPLIT_PREFIXES, text, windows):
-        start = start_match.start()
-        if start < taken:
-            # Inside a first piece already joined and checked whole (the check looks for a token
-            # anywhere in it): looking again from each prefix in a run of prefixes would cost the
-            # run's length once per prefix.
-            continue
-        first_end = _SPLIT_TAIL.match(text, start_match.end()).end()  # type: ignore[union-attr]
-        taken = first_end
-        gap = _SPLIT_GAP.match(text, first_end)
-        if gap is None or gap.end() == first_end:
-            continue
-        second = _SPLIT_TAIL.match(text, gap.end())
-        if second is None or second.end() - gap.end() < 4:
-            continue
-        joined = text[start:first_end] + text[gap.end() : second.end()]
-        if joined.endswith("."):
-            joined = joined.rstrip(".")
-        if len(joined) >= _SHORTEST_TOKEN and _prefixed_in(joined, _split_detectors(start_match.group(0).lower())):
-            yield start, second.end()
-
-
-# No prefixed token is shorter (an AWS access key id is 20 characters).
-_SHORTEST_TOKEN = 20
-
-
-# Tokens that start with a split prefix but whose detector is located by a hint further in.
-_SPLIT_ALSO = {"sk-": ("t3blbkfj",)}
-
-
-@cache
-def _split_detectors(prefix: str) -> tuple[_Detector, ...]:
-    """The detectors of tokens that start with ``prefix`` (lower-cased): those with a hint that
-    holds it or is held by it (``sk-`` and ``sk-ant-``, ``sk_live_`` and ``k_live_``)."""
-    keys = (prefix, *_SPLIT_ALSO.get(prefix, ()))
-    return tuple(
-        detector
-        for detector in _prefixed_detectors()
-        if any(key in hint.lower() or hint.lower() in key for hint in detector.hints for key in keys)
-    )
-
-
-def _prefixed_in(candidate: str, detectors: tuple[_Detector, ...] | None = None) -> bool:
-    """Whether a prefixed token is in ``candidate`` (a short string): only the detectors whose
-    hints it holds are run (of ``detectors``, all prefixed ones by default), over the whole of it."""
-    lower = candidate.lower()
-    for detector in _prefixed_detectors() if detectors is None else detectors:
-        if detector.hints and not any(h in (lower if h == h.lower() else candidate) for h in detector.hints):
-            continue
-        if next(detector.find(candidate, None), None) is not None:
-            return True
-    return False
-
-
 # --- passwords, PINs and codes ------------------------------------------------------------------
 
 _PASSWORD_LABEL = (
@@ -542,6 +477,10 @@ _CLAUSE_END = re.compile(r"\s{0,64}(?:$|[.,;!?)\n]|\s(?:and|but|so|or|because)\b
 _AFTER = 80
 
 
+# A digit, or a character that is neither a letter, a digit, a hyphen nor an apostrophe.
+_DIGIT_OR_SYMBOL = re.compile(r"\d|[^\w\-']|_")
+
+
 def _password_value_is_secret(value: str, after: str, op: str) -> bool:
     quoted = value[:1] in "\"'`" and value[-1:] == value[:1] and len(value) >= 2
     value = value[1:-1].strip() if quoted else value.rstrip(".,;:!?)")
@@ -555,9 +494,11 @@ def _password_value_is_secret(value: str, after: str, op: str) -> bool:
         return len(value) >= 4
     if value.startswith(("/", "~/", "./")):  # `pwd`: /home/priya is a directory
         return False
-    if any(c.isdigit() for c in value) or any(not c.isalnum() and c not in "-'" for c in value):
+    # C-speed tests, not a Python step per character: a value is up to 256 characters and a text
+    # may hold thousands of labels.
+    if _DIGIT_OR_SYMBOL.search(value):
         return True
-    if any(c.isupper() for c in value[1:]):  # hUnter, BlueHouse
+    if value[1:] != value[1:].lower():  # a capital after the first letter: hUnter, BlueHouse
         return True
     if not op.strip():
         return False  # "password Sunflower88" needs a digit or a symbol; "password manager" is prose
@@ -901,19 +842,10 @@ def _prefixed_detectors() -> list[_Detector]:
     return detectors
 
 
-# The prefixes of _SPLIT_PREFIXES, case as it is.
-_SPLIT_HINTS = (
-    "AKIA", "ASIA", "ABIA", "ACCA", "A3T", "gh", "github_pat_", "gl", "xox", "xapp-", "sk-", "sk_", "rk_",
-    "AIza", "GOCSPX-", "hf_", "npm_", "pypi-", "SG.", "eyJ", "sq0csp-", "dop_v1_", "shpat_", "dapi",
-    "PMAK-", "lin_api_", "hvs.", "gsk_", "r8_", "pplx-", "xai-", "AKC",
-)  # fmt: skip
-
-
 @cache
 def _detectors() -> list[_Detector]:
     return [
         *_prefixed_detectors(),
-        _Detector("Split token", at_hints(_SPLIT_HINTS), _split_tokens),
         _Detector("Password", at_hints(("pass", "pwd", "pw", "pswd")), _passwords),
         _Detector("PIN or security code", at_hints(_PIN_HINTS), _pins),
         _Detector("Secret assignment", _label_spans, _labelled),

@@ -10,12 +10,11 @@ import json
 
 import pytest
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from assistant.api.views import TURN_MAX_MESSAGES, TURN_MAX_TOOL_CALLS
 from assistant.models import AssistantSession, ProcessedTurn
-from tests.factories import UserFactory
+from tests.factories import UserFactory, token_for
 from toolrules.models import ToolMemoryRule
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +26,7 @@ def carol(db):
 
 
 def token(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    return token_for(user)
 
 
 def api(user) -> APIClient:

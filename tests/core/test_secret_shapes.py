@@ -571,15 +571,10 @@ def test_each_detector_is_linear(name, unit):
 # Decoded text goes to every detector: core.secrets' too. Until its regexes are linear (the other
 # half of issue 24), these inputs are slow there whatever encodes them ("key_" repeated is cubic
 # in its labelled-assignment regex, prefixes repeated are quadratic in its two-piece split).
-SLOW_IN_CORE = {"sk-", "sk-or-v1-", "key_", "ghp_ "}
-
-
 @pytest.mark.parametrize("encode", ["base64", "escapes"])
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_decoded_adversarial_text_stays_linear(name, encode):
     unit = ADVERSARIAL[name][0]
-    if unit in SLOW_IN_CORE:
-        pytest.skip(f"{unit!r} is slow in core.secrets until its linear regexes land (issue 24)")
 
     def encoded(n: int) -> str:
         plain = (unit * (n // len(unit) + 1))[:n]

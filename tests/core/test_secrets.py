@@ -801,3 +801,13 @@ def test_a_key_and_its_value_are_scanned_together_and_a_secret_key_is_not_repeat
     assert secret_in({"password": "see the vault", "token_limit": 4096}, field="metadata") is None
     message = secret_in({"ghp_BY6rfNcAKEIOUttYpATIk27f4t3tGolUByxR": 1}, field="metadata")
     assert message == "metadata.<key> looks like a secret (GitHub Token); it was not stored."
+
+
+def test_a_mnemo_api_key_is_a_secret(db):
+    """A key Mnemo itself issued (core.tokens) is refused like any vendor's."""
+    from core.tokens import issue_token
+    from tests.factories import UserFactory
+
+    key = issue_token(user=UserFactory(), name="agent").key
+    assert find_secret(f"my mnemo key {key}") == "Mnemo API token"
+    assert find_secret("the mnemo_ prefix marks our keys") is None

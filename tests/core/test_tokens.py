@@ -407,7 +407,8 @@ def test_staff_make_a_token_in_the_admin_and_see_its_key_once():
     assert admin.post("/admin/core/apitoken/", action).status_code == 302
     assert client_with(key).get("/api/v1/whoami").status_code == 401
     for query in ("?q=%00", "?revoked_at__isempty=abc", "?revoked_at__isempty=1"):
-        assert admin.get(f"/admin/core/apitoken/{query}").status_code in (200, 302), query
+        # A NUL is refused before any page (core.admin.StorableQueryMiddleware); the rest filter.
+        assert admin.get(f"/admin/core/apitoken/{query}").status_code in (200, 302, 400), query
 
 
 # --- DRF's tokens, converted ------------------------------------------------------------------------

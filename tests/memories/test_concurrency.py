@@ -20,14 +20,13 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from core.errors import MnemoError
 from memories import services
 from memories.models import Memory, MemoryEvent, Namespace, Tombstone
 from memories.permissions import ensure_user_namespace
-from tests.factories import MemoryEventFactory, MemoryFactory
+from tests.factories import MemoryEventFactory, MemoryFactory, token_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,8 +63,7 @@ class World:
 
 @pytest.fixture
 def world(user) -> World:
-    token, _ = Token.objects.get_or_create(user=user)
-    return World(user=user, namespace=ensure_user_namespace(user), token=token.key)
+    return World(user=user, namespace=ensure_user_namespace(user), token=token_for(user))
 
 
 def together(*calls: Callable[[], Outcome]) -> list[Outcome]:
