@@ -2,19 +2,25 @@
 """``make run`` and ``make dev``: prepare the database, then run the web server and a Celery worker.
 
 One supervisor process:
-1. holds the embedded PostgreSQL (when ``DATABASE_URL`` is unset) for the whole run, so the
-   preparation commands and the servers share one server start;
+1. starts the embedded PostgreSQL (when ``DATABASE_URL`` is unset) and is its only holder for the
+   whole run: the children attach to it without holding it (config/embedded_pg: they never start,
+   count or stop it). A server left running by an earlier run whose supervisor died is stopped
+   first (a log line says so);
 2. migrates, collects static files, creates the admin and the demo data (in process);
 3. starts gunicorn with uvicorn workers (``--dev``: Django's runserver, autoreload and DEBUG on)
-   and one Celery worker that also runs beat (the sweeper's schedule, exactly once);
-4. on Ctrl-C, SIGTERM or SIGHUP stops them (web first, then the worker), waits, and exits; as the
-   last holder it then stops the embedded PostgreSQL. If a child dies on its own, the rest are
-   stopped too and the exit code says so.
+   and one Celery worker that also runs beat (the sweeper's schedule, exactly once), each in a
+   session of its own and set to get SIGTERM should the supervisor die (even by SIGKILL);
+4. on Ctrl-C, SIGTERM or SIGHUP sends SIGTERM to both, gives them ``CHILD_GRACE`` seconds, then
+   SIGKILLs what is left of their process groups (a beat whose worker was SIGKILLed, say), and
+   stops the embedded PostgreSQL with ``pg_ctl``: within 40 s in all. If a child dies on its
+   own, the rest are stopped the same way and the exit code says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -25,6 +31,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# The stop's budget, inside the 40 s promised (README "Serving"): the children get CHILD_GRACE
+# seconds from SIGTERM to SIGKILL (gunicorn's own graceful timeout is 20 s; a Celery task still
+# running then is given back to the queue, or swept again), what is left of their process groups
+# LEFTOVER_GRACE more, and PostgreSQL the rest of STOP_BUDGET (at least DATABASE_MIN) for a fast
+# shutdown, after which it is shut down at once (crash-safe: it replays its WAL at the next start).
+STOP_BUDGET = 32.0
+CHILD_GRACE = 20.0
+LEFTOVER_GRACE = 3.0
+DATABASE_MIN = 4.0
+PR_SET_PDEATHSIG = 1
 
 
 def parse_args() -> argparse.Namespace:
@@ -48,39 +64,109 @@ class Supervisor:
         self.stopping = True
 
     def start(self, name: str, argv: list[str], env: dict[str, str]) -> None:
-        # A session of its own: a terminal's Ctrl-C reaches only us, and we stop the children in
-        # order (web first, so no request is cut off by a missing worker or database).
-        self.children[name] = subprocess.Popen(argv, cwd=ROOT, env=env, start_new_session=True)
+        # A session of its own: a terminal's Ctrl-C reaches only us, and we stop the children
+        # (and then the database) ourselves; its process group is how we find all of it later.
+        self.children[name] = subprocess.Popen(
+            argv, cwd=ROOT, env=env, start_new_session=True, preexec_fn=_die_with(os.getpid())
+        )
 
     def watch(self) -> int:
-        """Wait for a stop signal or a child's death; 0 on a requested stop."""
+        """Wait for a stop signal or a child's death; 0 on a requested stop (main() then stops
+        everything)."""
         while not self.stopping:
             for name, child in self.children.items():
                 code = child.poll()
                 if code is not None:
                     print(f"mnemo: {name} exited with code {code}; stopping the rest", file=sys.stderr, flush=True)
                     self.stopping = True
-                    self.stop_all()
                     return code or 1
             time.sleep(0.2)
-        self.stop_all()
         return 0
 
-    def stop_all(self, timeout: float = 30.0) -> None:
-        for name in ("web", "worker"):
-            child = self.children.get(name)
-            if child is None or child.poll() is not None:
-                continue
-            try:
+    def stop_all(self) -> None:
+        """SIGTERM to every child's process group (the web first), SIGKILL after ``CHILD_GRACE``;
+        then nothing of their trees may be left (a beat orphaned by a SIGKILLed worker, a
+        gunicorn worker orphaned by its arbiter)."""
+        trees = [proc for child in self.children.values() for proc in _descendants(child.pid)]
+        order = sorted(self.children.items(), key=lambda item: item[0] != "web")
+        for _, child in order:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                continue
+        deadline = time.monotonic() + CHILD_GRACE
+        for name, child in order:
             try:
-                child.wait(timeout)
+                child.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                print(f"mnemo: {name} did not stop in {timeout:.0f}s; killing it", file=sys.stderr, flush=True)
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait(10)
+                print(f"mnemo: {name} did not stop in {CHILD_GRACE:.0f}s; killing it", file=sys.stderr, flush=True)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    child.wait(2)
+        groups = {child.pid for child in self.children.values()}
+        _end(_leftovers(groups, trees))
+
+
+def _die_with(supervisor: int):
+    """For the child, before it runs its command: SIGTERM when the supervisor dies, even by
+    SIGKILL (Linux's parent-death signal), so a killed supervisor leaves only the database, which
+    the next start stops. A no-op where prctl does not exist."""
+
+    def preexec() -> None:
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != supervisor:  # it died before prctl took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
+
+
+def _descendants(pid: int) -> list:
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def _leftovers(groups: set[int], known: list) -> list:
+    """Live processes of the children's process groups, and of their trees as seen before the
+    stop (psutil's Process knows its start time: a reused pid is not mistaken for one of them)."""
+    import psutil
+
+    found = {}
+    for proc in [*known, *psutil.process_iter()]:
+        try:
+            if proc.pid == os.getpid() or not proc.is_running() or proc.status() == psutil.STATUS_ZOMBIE:
+                continue
+            if proc in known or os.getpgid(proc.pid) in groups:
+                found[proc.pid] = proc
+        except (psutil.Error, OSError):
+            continue
+    return list(found.values())
+
+
+def _end(procs: list) -> None:
+    """SIGTERM, then SIGKILL after ``LEFTOVER_GRACE``, to processes that outlived their parent."""
+    import psutil
+
+    if not procs:
+        return
+    print(
+        f"mnemo: stopping {len(procs)} process(es) left by the children: {[p.pid for p in procs]}",
+        file=sys.stderr,
+        flush=True,
+    )
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.terminate()
+    _, alive = psutil.wait_procs(procs, timeout=LEFTOVER_GRACE)
+    for proc in alive:
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    psutil.wait_procs(alive, timeout=2)
 
 
 def main() -> int:
@@ -99,14 +185,36 @@ def main() -> int:
 
     django.setup()
     from django.conf import settings
+
+    embedded = None
+    if settings.MNEMO_EMBEDDED_DB:
+        from config.embedded_pg import EmbeddedServerError, start_supervised, stop_supervised, supervised_env
+
+        try:
+            embedded = start_supervised(settings.MNEMO_DATA_DIR)
+        except EmbeddedServerError as exc:
+            print(f"mnemo: {exc}", file=sys.stderr, flush=True)
+            return 1
+    try:
+        return serve(args, supervisor, supervised_env(embedded) if embedded else {})
+    finally:
+        # Whatever ended the run (a signal, a child's death, an error while preparing): the
+        # children are gone by now, and the database goes last, stopped by us who started it.
+        started = time.monotonic()
+        supervisor.stop_all()
+        if embedded is not None:
+            stop_supervised(max(DATABASE_MIN, STOP_BUDGET - (time.monotonic() - started)))
+            print("mnemo: stopped (web, worker, database)", flush=True)
+
+
+def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[str, str]) -> int:
+    """Prepare the database, start the children and watch them until a stop."""
+    from django.conf import settings
     from django.core.management import call_command
     from django.db import connections
 
-    if settings.MNEMO_EMBEDDED_DB:
-        from config.embedded_pg import ensure_server
-
-        ensure_server(settings.MNEMO_DATA_DIR, cleanup=settings.MNEMO_EMBEDDED_CLEANUP)
-
+    if supervisor.stopping:
+        return 0
     # prometheus-client's multiprocess mode: every process writes its metrics under this folder,
     # /metrics adds them up. A fresh folder per run (old processes' files would count again).
     metrics_dir = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or settings.MNEMO_DATA_DIR / "metrics")
@@ -126,7 +234,8 @@ def main() -> int:
     if supervisor.stopping:
         return 0
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT), HOST=args.host, PORT=str(args.port))
+    # The children attach to our database without holding it (database_env: config/embedded_pg).
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOST=args.host, PORT=str(args.port), **database_env)
     python = sys.executable
     if args.dev:
         web = [python, "manage.py", "runserver", f"{args.host}:{args.port}"]

@@ -118,3 +118,86 @@ def test_a_killed_holder_does_not_keep_the_server_alive(tmp_path):
     assert second.stdout.strip() == first  # it attached to the orphaned server, did not start another
     wait_for(lambda: not _postgres_running(data / "pgdata"), 30, "the embedded server to stop")
     time.sleep(0.1)
+
+
+# A holder whose child attached before it did (as Celery's beat, forked by the worker before the
+# worker's first connection): the child is still alive when the holder exits normally.
+FORKS_FIRST = textwrap.dedent(
+    """
+    import json, os, sys, time
+    from pathlib import Path
+    from config.embedded_pg import ensure_server
+    data = os.environ["MNEMO_DATA_DIR"]
+    child = os.fork()
+    if child == 0:
+        ensure_server(data)
+        time.sleep(120)
+        os._exit(0)
+    handles = Path(data) / "pgdata" / ".handle_pids.json"
+    while not (handles.exists() and child in json.loads(handles.read_text() or "[]")):
+        time.sleep(0.1)
+    ensure_server(data)
+    print(child, flush=True)
+    """
+)
+
+
+def test_a_holders_own_child_does_not_keep_the_server_alive_after_it(tmp_path):
+    data = tmp_path / "data"
+    # (Not run(): the child keeps the output pipe open.)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", FORKS_FIRST], env=_env(data), cwd=ROOT, text=True, stdout=subprocess.PIPE
+    )
+    child = int(parent.stdout.readline().strip() or 0)
+    parent.wait(60)
+    try:
+        assert parent.returncode == 0 and child
+        assert psutil.pid_exists(child)  # still attached when its parent left
+        wait_for(lambda: not _postgres_running(data / "pgdata"), 30, "the embedded server to stop")
+    finally:
+        if child and psutil.pid_exists(child):
+            os.kill(child, signal.SIGKILL)
+        for proc in psutil.process_iter(["name", "cmdline"]):
+            if proc.info["name"] == "postgres" and str(data / "pgdata") in " ".join(proc.info["cmdline"] or []):
+                proc.send_signal(signal.SIGINT)
+
+
+ATTACH = textwrap.dedent(
+    """
+    import os
+    from config.embedded_pg import EmbeddedServerError, ensure_server
+    try:
+        print(ensure_server(os.environ["MNEMO_DATA_DIR"]).pid, flush=True)
+    except EmbeddedServerError as exc:
+        print("refused:", exc, flush=True)
+    """
+)
+
+
+def test_a_child_of_the_supervisor_attaches_without_holding_and_never_starts_the_server(tmp_path):
+    """make run's children (MNEMO_EMBEDDED_PG_PGDATA names their folder) only attach."""
+    data = tmp_path / "data"
+    env = dict(_env(data), MNEMO_EMBEDDED_PG_PGDATA=str(data / "pgdata"), MNEMO_EMBEDDED_PG_SUPERVISOR="1")
+    run = subprocess.run([sys.executable, "-c", ATTACH], env=env, cwd=ROOT, text=True, capture_output=True, timeout=60)
+    assert run.stdout.startswith("refused: the embedded PostgreSQL in"), run.stdout + run.stderr
+    assert not _postgres_running(data / "pgdata")
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", CLIENT],
+        env=_env(data),
+        cwd=ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        server_pid = holder.stdout.readline().split()[0]
+        run = subprocess.run(
+            [sys.executable, "-c", ATTACH], env=env, cwd=ROOT, text=True, capture_output=True, timeout=60
+        )
+        assert run.stdout.strip() == server_pid, run.stderr
+        assert json.loads((data / "pgdata" / ".handle_pids.json").read_text()) == [holder.pid]
+        assert _postgres_running(data / "pgdata")  # the attached child left; the server is not its to stop
+    finally:
+        holder.communicate("\n", timeout=30)
+    wait_for(lambda: not _postgres_running(data / "pgdata"), 30, "the embedded server to stop")

@@ -116,15 +116,23 @@ class Stack:
             proc.send_signal(signal.SIGINT)  # a failed test must not leave a server behind
 
 
-def start_stack(tmp_path: Path, *, demo: bool = True, timeout: float = 240, **extra: str) -> Stack:
+def start_stack(
+    tmp_path: Path, *, demo: bool = True, timeout: float = 240, new_session: bool = False, **extra: str
+) -> Stack:
     data_dir = tmp_path / "data"
     port = free_port()
     log = tmp_path / "serve.log"
+    runs = 1
+    while log.exists():  # a second start on the same folder keeps a log of its own
+        runs += 1
+        log = tmp_path / f"serve-{runs}.log"
     argv = [sys.executable, "scripts/serve.py", "--port", str(port)]
     if not demo:
         argv.append("--no-demo")
     env = user_env(data_dir, **{"MNEMO_WEB_WORKERS": "2", **extra})
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=new_session
+    )
     stack = Stack(process=process, data_dir=data_dir, port=port, log=log, extra=extra)
 
     def up() -> bool:

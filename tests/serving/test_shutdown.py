@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 
+import psutil
 import pytest
 
 from tests.conftest import ROOT, free_port, wait_for
@@ -83,16 +84,23 @@ def test_sigterm_to_the_celery_worker_stops_the_database(tmp_path):
         ],
         tmp_path / "data",
         log,
+        MNEMO_SWEEP_INTERVAL_SECONDS="20",  # beat's first tick once the worker made the queue tables
     )
     try:
         wait_for(lambda: " ready." in log.read_text(), 280, "the worker to be ready", interval=0.5)
         assert postgres_processes(tmp_path / "data" / "pgdata")  # the database broker started it
+        # Beat has sent the sweeper and the worker took it (it fails: no migrations here). Beat,
+        # forked before the worker first connected, attached on its own and counted as a holder;
+        # the worker, exiting, drops it (a holder's own children go with it).
+        wait_for(lambda: f"{SWEEP}[" in log.read_text(), 120, "beat's sweeper to reach the worker", interval=0.5)
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
-        wait_gone(tmp_path / "data" / "pgdata")
+        wait_gone(tmp_path / "data" / "pgdata", timeout=40)
     finally:
         _cleanup(proc, tmp_path / "data" / "pgdata")
 
+
+SWEEP = "Task memories.tasks.requeue_stale_memories"
 
 HOLD = (
     "from django.db import connection; connection.ensure_connection(); print('attached', flush=True); "
@@ -140,6 +148,8 @@ def _answers(url: str) -> bool:
 
 def _cleanup(proc: subprocess.Popen, pgdata) -> None:
     if proc.poll() is None:
+        for child in psutil.Process(proc.pid).children(recursive=True):  # Celery's beat
+            child.kill()
         proc.kill()
         proc.wait(10)
     for server in postgres_processes(pgdata):
