@@ -33,8 +33,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from core.secrets import find_secret  # noqa: E402
-from core.secrets import redact  # noqa: E402
+from core.secrets import find_secret, redact  # noqa: E402
 from tests.core import adversarial  # noqa: E402
 from tests.core.test_secrets import ORDINARY_SENTENCES  # noqa: E402
 

@@ -19,7 +19,11 @@ TEXT_TYPES = (serializers.CharField, serializers.DictField, serializers.JSONFiel
 
 
 def strict_serializers() -> list[type[StrictSerializer]]:
-    """Every StrictSerializer subclass of the apps (the contracts), by name."""
+    """Every StrictSerializer subclass of the apps (the contracts), by name: the URL conf is
+    loaded first (every view module a route names, wherever it lives), then each app's modules."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018  (imports the views of every route)
     for config in apps.get_app_configs():
         for module in ("api.serializers", "api.views", "serializers"):
             with contextlib.suppress(ModuleNotFoundError):
