@@ -390,6 +390,10 @@ MNEMO_KEYWORD_SCAN_LIMIT = env.int("MNEMO_KEYWORD_SCAN_LIMIT", default=100)
 # Words in more than this share of all memories (PostgreSQL's column statistics, kept by
 # ANALYZE) are left out of the keyword side, like stop words.
 MNEMO_KEYWORD_COMMON_FREQUENCY = env.float("MNEMO_KEYWORD_COMMON_FREQUENCY", default=0.05)
+# The keyword side uses at most this many distinct stemmed words of a query: the rarest (by the
+# column statistics above), earlier ones first among equals. Each word is one index scan and one
+# more test on every candidate: a 16,000-character query of distinct words made thousands.
+MNEMO_KEYWORD_MAX_TERMS = env.int("MNEMO_KEYWORD_MAX_TERMS", default=32)
 
 # Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
 # console backend logs and sends nothing); email through Django's EMAIL_BACKEND.
