@@ -37,7 +37,7 @@ N = 2_000
 MAX_RATIO = 10.0
 REPS = 5
 #: A measurement of the small input lasts at least this long (the call is repeated to get there).
-MIN_SECONDS = 0.004
+MIN_SECONDS = 0.002
 
 
 def _distinct_words(n: int) -> str:
@@ -171,7 +171,9 @@ TEXT_PASSES: dict[str, Callable[[str], Any]] = {
     "rule targets (enforcement)": targets_of,
     "rule fingerprint": rule_fingerprint,
     "prompt memory block": lambda text: memory_block(memories=[text, text]),
-    "prompt frozen prefix": lambda text: build_frozen_prefix(tool_names=["remember"], agent_name=text[:200]),
+    "prompt frozen prefix": lambda text: build_frozen_prefix(
+        tool_names=["remember"], agent_name=text[:200], tool_rules_block=text
+    ),
 }
 
 
