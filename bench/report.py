@@ -255,7 +255,11 @@ def main() -> None:
     notes_file = ROOT / "bench" / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
     target = ROOT / "docs" / "benchmarks.md"
-    target.write_text(render(results, source, notes))
+    text = render(results, source, notes)
+    from bench.text_limits import newest_section  # its own results, bench/results/text-limits/ (issue 24)
+
+    section = newest_section()
+    target.write_text(text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text)
     print(f"wrote {target}")
 
 

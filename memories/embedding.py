@@ -46,6 +46,14 @@ class MiniLMInt8Embedder:
     the normalised mean of its windows, so the end of a 16,000-character text still counts.
     Windows of all texts in a call are embedded together in padded batches, sorted by length so
     that a batch pads little.
+
+    A text is read in at most ``max_windows`` windows (MNEMO_EMBED_MAX_WINDOWS, 3): each costs
+    the model about 0.1 s of CPU, and 16,000 characters can be 16,000 tokens (``*`` is one token),
+    83 windows: 16 to 35 s in one request. A text that needs more is read at its beginning, its
+    end and evenly spaced points between: a text of up to ``max_windows`` × ``PIECE_CHARS``
+    characters is tokenized whole and its windows spread over its tokens; a longer one is cut
+    into ``max_windows`` pieces of ``PIECE_CHARS`` characters, each tokenized alone (the words a
+    cut may have split left out), so tokenizing is bounded too, whatever the text's length.
     """
 
     name = "all-MiniLM-L6-v2-onnx-int8"
@@ -53,10 +61,14 @@ class MiniLMInt8Embedder:
     MAX_TOKENS = 256
     WINDOW = MAX_TOKENS - 2  # room for [CLS] and [SEP]
     STRIDE = 192  # 62 tokens of overlap, so no sentence is only ever seen cut in half
+    #: Characters of a long text read for one window: a full window of English prose (about 4.5
+    #: characters to a token) with room to spare; the tokens past the window are not used.
+    PIECE_CHARS = 6 * WINDOW
 
-    def __init__(self, *, threads: int = 0, batch_size: int = 32) -> None:
+    def __init__(self, *, threads: int = 0, batch_size: int = 32, max_windows: int | None = None) -> None:
         self._threads = threads
         self._batch_size = max(1, batch_size)
+        self.max_windows = max(1, settings.MNEMO_EMBED_MAX_WINDOWS if max_windows is None else max_windows)
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -98,18 +110,59 @@ class MiniLMInt8Embedder:
             self._tokenizer = tokenizer
             self._session = session
 
-    def _windows(self, ids: list[int]) -> list[list[int]]:
-        if len(ids) <= self.WINDOW:
-            return [[self._cls_id, *ids, self._sep_id]]
-        windows = []
-        start = 0
-        while True:
-            chunk = ids[start : start + self.WINDOW]
-            windows.append([self._cls_id, *chunk, self._sep_id])
-            if start + self.WINDOW >= len(ids):
-                break
-            start += self.STRIDE
-        return windows
+    def window_starts(self, length: int) -> list[int]:
+        """Where the windows of a text of ``length`` tokens start: every ``STRIDE`` tokens, or,
+        past ``max_windows`` windows, ``max_windows`` starts spread evenly from the first token
+        to the last window's."""
+        if length <= self.WINDOW:
+            return [0]
+        last = length - self.WINDOW
+        strided = -(-last // self.STRIDE) + 1  # ceil(last / STRIDE) + 1: the last one reaches the end
+        if strided <= self.max_windows:
+            return [i * self.STRIDE for i in range(strided)]
+        return self._spread(last)
+
+    def _spread(self, last: int) -> list[int]:
+        """``max_windows`` positions from 0 to ``last``, evenly spaced."""
+        if self.max_windows == 1:
+            return [0]
+        return [round(i * last / (self.max_windows - 1)) for i in range(self.max_windows)]
+
+    def pieces(self, length: int) -> list[tuple[int, int]]:
+        """The character spans of a text of ``length`` characters that are tokenized: all of it,
+        or, past ``max_windows`` × ``PIECE_CHARS``, ``max_windows`` spans of ``PIECE_CHARS``."""
+        if length <= self.max_windows * self.PIECE_CHARS:
+            return [(0, length)]
+        return [(start, start + self.PIECE_CHARS) for start in self._spread(length - self.PIECE_CHARS)]
+
+    def window_ids(self, texts: Sequence[str]) -> list[list[list[int]]]:
+        """Per text, the token ids of each of its windows (without [CLS] and [SEP]). One
+        tokenizer call for the pieces of every text."""
+        self._load()
+        strings = [str(t) for t in texts]
+        spans = [(index, a, b) for index, text in enumerate(strings) for a, b in self.pieces(len(text))]
+        try:
+            encodings = self._tokenizer.encode_batch(  # type: ignore[attr-defined]
+                [strings[index][a:b] for index, a, b in spans], add_special_tokens=False
+            )
+        except Exception as exc:
+            raise EmbedderUnavailable(f"cannot tokenize: {exc}") from exc
+        result: list[list[list[int]]] = [[] for _ in strings]
+        for (index, a, b), encoding in zip(spans, encodings, strict=True):
+            ids, length = encoding.ids, len(strings[index])
+            if (a, b) == (0, length):  # the whole text
+                result[index] = [ids[start : start + self.WINDOW] for start in self.window_starts(len(ids))]
+                continue
+            # A piece: a word at a cut may be only part of a word of the text; its tokens go.
+            words, lo, hi = encoding.word_ids, 0, len(ids)
+            while a > 0 and lo < hi and words[lo] == words[0]:
+                lo += 1
+            while b < length and hi > lo and words[hi - 1] == words[-1]:
+                hi -= 1
+            window = ids[lo:hi][-self.WINDOW :] if b == length else ids[lo:hi][: self.WINDOW]
+            if window:
+                result[index].append(window)
+        return [windows or [[]] for windows in result]
 
     def _run(self, batch: list[list[int]]) -> np.ndarray:
         width = max(len(w) for w in batch)
@@ -137,18 +190,11 @@ class MiniLMInt8Embedder:
         """
         if not texts:
             return []
-        self._load()
-        try:
-            encodings = self._tokenizer.encode_batch(  # type: ignore[attr-defined]
-                [str(t) for t in texts], add_special_tokens=False
-            )
-        except Exception as exc:
-            raise EmbedderUnavailable(f"cannot tokenize: {exc}") from exc
         windows: list[list[int]] = []
         owner: list[int] = []
-        for index, encoding in enumerate(encodings):
-            for window in self._windows(encoding.ids):
-                windows.append(window)
+        for index, text_windows in enumerate(self.window_ids(texts)):
+            for ids in text_windows:
+                windows.append([self._cls_id, *ids, self._sep_id])
                 owner.append(index)
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
         vectors = np.zeros((len(windows), self.dimensions), dtype=np.float32)

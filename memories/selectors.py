@@ -153,7 +153,8 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
 # Vector arm: the query's nearest whole-memory vectors and window vectors (long
 # memories), best distance per memory; a small namespace is scanned exactly (every vector of it
 # compared), a large one through the HNSW index with iterative scans (search_plan()). Keyword
-# arm: each distinct stemmed word of the query gets an IDF weight from its document frequency in
+# arm: each of the query's terms (query_terms(): its distinct stemmed words, at most
+# MNEMO_KEYWORD_MAX_TERMS of them) gets an IDF weight from its document frequency in
 # the searched namespaces (counted up to MNEMO_KEYWORD_SCAN_LIMIT matches, or PostgreSQL's column
 # statistics for words too common to scan); a memory's keyword coverage is the IDF-weighted share
 # of the query's words it holds, so "Cartagena" counts many times more than "go" or a speaker's
@@ -163,7 +164,7 @@ _WORDS = """
 stats AS (SELECT * FROM unnest(%(stat_lexemes)s::text[], %(stat_freqs)s::float8[]) AS e(lexeme, freq)),
 words AS (
     SELECT w.lexeme, to_tsquery('simple', quote_literal(w.lexeme)) AS q, COALESCE(max(stats.freq), 0) AS freq
-      FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(query)s))) w
+      FROM unnest(%(terms)s::text[]) AS w(lexeme)
       LEFT JOIN stats ON stats.lexeme = w.lexeme
      GROUP BY w.lexeme
 ),
@@ -464,6 +465,25 @@ def _lexemes(tokens: list[str]) -> list[tuple[str, ...]]:
     return [_lexeme_cache.get(t, ()) for t in tokens]
 
 
+def query_terms(query: str) -> list[str]:
+    """The stemmed words the keyword arm looks for: the query's distinct words as PostgreSQL's
+    ``english`` configuration stems them, at most MNEMO_KEYWORD_MAX_TERMS of them, the most
+    informative kept: the rarest by the table's word statistics (:func:`word_frequencies`; a word
+    missing from them is rare), earlier in the query first among equals.
+
+    Why a cap: each term is one index scan for candidates and one more test on every candidate,
+    so a 16,000-character query of distinct words cost thousands of scans (seconds). Linear in the
+    query: one split, one stemming of each distinct word (remembered per process), one sort of at
+    most that many words."""
+    order: dict[str, int] = {}
+    for tokens in _lexemes(list(dict.fromkeys(query.split()))):
+        for lexeme in tokens:
+            order.setdefault(lexeme, len(order))
+    frequencies = word_frequencies()
+    ranked = sorted(order, key=lambda lexeme: (frequencies.get(lexeme, 0.0), order[lexeme]))
+    return ranked[: settings.MNEMO_KEYWORD_MAX_TERMS]
+
+
 def embedding_text(*, namespace_ids: list[int], query: str) -> str:
     """The query as the vector arm embeds it: without the words found in more than
     MNEMO_SEARCH_COMMON_SHARE of the searched memories (:func:`common_lexemes`).
@@ -496,7 +516,6 @@ def _search_sql(
 ) -> str:
     """The CTEs up to ``feat`` (id, cos, coverage, vr, kr) for ``mode``."""
     params.update(
-        query=query,
         cand=max(limit, settings.MNEMO_SEARCH_CANDIDATES),
         scan=settings.MNEMO_KEYWORD_SCAN_LIMIT,
         common=settings.MNEMO_KEYWORD_COMMON_FREQUENCY,
@@ -523,8 +542,9 @@ def _search_sql(
         # The statistics of the query's words (a word the statement finds that is not among
         # them counts as rare, as a word missing from the statistics always did).
         frequencies = word_frequencies()
-        lexemes = sorted({lexeme for group in _lexemes(query.split()[:256]) for lexeme in group} & frequencies.keys())
-        params.update(stat_lexemes=lexemes, stat_freqs=[frequencies[lexeme] for lexeme in lexemes])
+        terms = query_terms(query)
+        lexemes = sorted(set(terms) & frequencies.keys())
+        params.update(terms=terms, stat_lexemes=lexemes, stat_freqs=[frequencies[lexeme] for lexeme in lexemes])
         hits_where, scan_rows = where, "%(n)s"
         if plan != "exact":
             # A large namespace: the word's own index entries, the namespace checked on the rows

@@ -289,6 +289,10 @@ MNEMO_EMBED_BATCH_SIZE = env.int("MNEMO_EMBED_BATCH_SIZE", default=32)
 # (0: only its own). Batching is what lets ingestion approach the embedder's batched speed.
 MNEMO_EMBED_COLLECT = env.int("MNEMO_EMBED_COLLECT", default=64)
 MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
+# A text is embedded in at most this many windows of the model's 256 tokens (each about 0.1 s of
+# CPU; 16,000 characters can be 16,000 tokens, 83 windows): a longer one gets this many, spread
+# evenly over it (its beginning, its end, points between). The keyword side reads all of it.
+MNEMO_EMBED_MAX_WINDOWS = env.int("MNEMO_EMBED_MAX_WINDOWS", default=3)
 
 # Logs: readable lines by default; MNEMO_LOG_FORMAT=json gives one JSON object per line, each
 # with the request id of the request it belongs to (also in X-Request-ID and error envelopes).
@@ -389,6 +393,10 @@ MNEMO_KEYWORD_SCAN_LIMIT = env.int("MNEMO_KEYWORD_SCAN_LIMIT", default=100)
 # Words in more than this share of all memories (PostgreSQL's column statistics, kept by
 # ANALYZE) are left out of the keyword side, like stop words.
 MNEMO_KEYWORD_COMMON_FREQUENCY = env.float("MNEMO_KEYWORD_COMMON_FREQUENCY", default=0.05)
+# The keyword side uses at most this many distinct stemmed words of a query: the rarest (by the
+# column statistics above), earlier ones first among equals. Each word is one index scan and one
+# more test on every candidate: a 16,000-character query of distinct words made thousands.
+MNEMO_KEYWORD_MAX_TERMS = env.int("MNEMO_KEYWORD_MAX_TERMS", default=32)
 
 # Outbound messages. SMS goes through MNEMO_SMS_BACKEND (like Django's email backends; the
 # console backend logs and sends nothing); email through Django's EMAIL_BACKEND.

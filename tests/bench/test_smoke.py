@@ -90,3 +90,18 @@ def test_the_ratio_verdict_shows_what_the_cores_allow():
         del case[conc]["cpu"]
     [row] = [line for line in render(data, "x.json").splitlines() if "concurrency 8 ≥ 1.8×" in line]
     assert row.endswith(f"({case['throughput_ratio_8_to_1']}×) |")
+
+
+def test_the_text_limits_section_is_the_committed_run():
+    """docs/benchmarks.md's "Text passes and request size" is the newest bench/text_limits.py run,
+    one row per text shape, with the 1-second verdict for both requests."""
+    from bench.text_limits import RESULTS, newest_section, shapes
+
+    newest = sorted(RESULTS.glob("*.json"))[-1]
+    data = json.loads(newest.read_text())
+    section = newest_section()
+    assert section[0] == "## Text passes and request size"
+    rows = [line for line in section if line.startswith("| ") and "wall / CPU" not in line]
+    assert len(rows) == len(shapes(100)) == len(data["remember"]) == len(data["session"])
+    assert any(line.startswith("Target (median ≤ 1 s): remember:") for line in section)
+    assert "\n".join(section) in (ROOT / "docs" / "benchmarks.md").read_text()

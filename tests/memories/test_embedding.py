@@ -70,12 +70,65 @@ def test_batches_are_embedded_in_batches_not_one_by_one(monkeypatch):
 
 def test_long_texts_are_cut_into_overlapping_windows():
     embedder = get_embedder()
-    text = " ".join(f"word{i}" for i in range(2000))
+    text = " ".join(f"word{i}" for i in range(150))  # 450 tokens: windows at 0 and 192, overlapping
     [(vector, windows)] = embedder.embed_windows([text])
-    assert len(windows) >= 5
+    assert len(windows) == 2
     assert len(vector) == 384
     # Consecutive windows overlap, so their vectors are close but not equal.
     assert 0.5 < cos(windows[0], windows[1]) < 0.9999
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ".join(f"word{i}" for i in range(1000)),  # 3,000 tokens in 8,000 characters: read in pieces
+        "* " * 2000,  # 2,000 tokens in 4,000 characters: tokenized whole, windows spread over it
+        "*" * 16_000,  # 16,000 tokens
+        "Ljubljana " + "\u00e9" * 15_980 + " Cartagena",  # one long word between two short ones
+    ],
+)
+def test_a_long_text_is_read_in_at_most_max_windows_windows(text):
+    """MNEMO_EMBED_MAX_WINDOWS bounds what the model reads of one text: its beginning, its end and
+    points between, at most that many windows of 254 tokens, whatever the text's length."""
+    embedder = get_embedder()
+    [windows] = embedder.window_ids([text])
+    assert 1 <= len(windows) <= embedder.max_windows == 3
+    assert all(len(ids) <= embedder.WINDOW for ids in windows)
+    [whole] = embedder._tokenizer.encode_batch([text], add_special_tokens=False)
+    if len(whole.ids) > 3 * embedder.WINDOW:
+        assert len(windows) == 3
+        assert windows[0] == whole.ids[: len(windows[0])]  # the beginning
+        assert windows[-1] == whole.ids[-len(windows[-1]) :]  # the end
+
+
+def test_the_pieces_of_a_long_text_are_tokenized_as_in_the_whole_text():
+    """A piece's words are tokenized as the same words of the whole text: a word a cut may have
+    split is left out, never tokenized as a shorter word."""
+    embedder = get_embedder()
+    embedder.embed(["load the tokenizer"])
+    rng = np.random.default_rng(3)
+    alphabet = list("abcde ,.'-\u00e9\u0301\u4e00") + ["\n", "don't ", "Ljubljana ", "TEAM-123 "]
+    for _ in range(30):
+        text = "".join(rng.choice(alphabet, size=6000))
+        [whole] = embedder._tokenizer.encode_batch([text], add_special_tokens=False)
+        joined = f" {' '.join(map(str, whole.ids))} "
+        for window in embedder.window_ids([text])[0]:
+            assert f" {' '.join(map(str, window))} " in joined
+
+
+def test_a_long_text_costs_at_most_max_windows_model_rows(monkeypatch):
+    embedder = get_embedder()
+    rows = []
+    original = embedder._run
+
+    def counting_run(batch):
+        rows.extend(batch)
+        return original(batch)
+
+    monkeypatch.setattr(embedder, "_run", counting_run)
+    embedder.embed_windows(["*" * 16_000, "don't " * 2666, "short"])
+    assert len(rows) == 3 + 3 + 1
+    assert max(len(row) for row in rows) == embedder.MAX_TOKENS
 
 
 def test_an_unknown_embedder_is_a_clear_error():
