@@ -25,6 +25,8 @@ GROWTH = 8
 LIMIT = 10.0
 FLOOR = 20e-6  # seconds
 
+pytestmark = pytest.mark.complexity
+
 
 def _ratio(small: float, big: float) -> float:
     return big / max(small, FLOOR)
@@ -97,20 +99,22 @@ def test_every_detector_is_linear_on_every_adversarial_text(texts, detector_time
 
 
 def _slowest_texts(detector_times: dict[tuple[str, str], tuple[float, float]], count: int) -> list[str]:
-    """The texts that cost some detector most at 8n, the shapes, and the examples of the issue."""
+    """The ``count`` texts that cost the detectors most at 8n, and the ``count`` costliest of the
+    shapes no hint names (digit, base64 and token runs)."""
     per_text: dict[str, float] = {}
     for (_, key), (_, t_big) in detector_times.items():
         per_text[key] = per_text.get(key, 0.0) + t_big
-    ranked = sorted(per_text, key=per_text.__getitem__, reverse=True)[:count]
-    return ranked + [key for key in per_text if key not in ranked and key.startswith(("'", '"'))]
+    ranked = sorted(per_text, key=per_text.__getitem__, reverse=True)
+    shapes = [key for key in ranked if key.startswith(("'", '"'))]
+    return list(dict.fromkeys(ranked[:count] + shapes[:count]))
 
 
 @pytest.mark.parametrize("scan", [secrets.find_secret, secrets.redact], ids=["find_secret", "redact"])
 def test_the_whole_scan_is_linear_on_the_costliest_texts(detector_times, scan):
     small, big = adversarial.all_texts(N_SCAN), adversarial.all_texts(N_SCAN * GROWTH)
     failures = []
-    keys = _slowest_texts(detector_times, 40)
-    assert len(keys) > 40
+    keys = _slowest_texts(detector_times, 30)
+    assert len(keys) >= 30
     for key in keys:
         t_small, t_big = adversarial.growth(scan, small[key], big[key], 2)
         if _ratio(t_small, t_big) > LIMIT:

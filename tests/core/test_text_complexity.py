@@ -39,6 +39,8 @@ REPS = 5
 #: A measurement of the small input lasts at least this long (the call is repeated to get there).
 MIN_SECONDS = 0.002
 
+pytestmark = pytest.mark.complexity
+
 
 def _distinct_words(n: int) -> str:
     rng = random.Random(n)
