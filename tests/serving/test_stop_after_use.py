@@ -65,9 +65,19 @@ def _members(stack: Stack) -> list[Member]:
     return found
 
 
+# The demo token each folder's first start printed: only its hash is stored, so a later start on
+# the same folder names it by prefix and the key is the one printed first.
+_TOKENS: dict[str, str] = {}
+
+
 def _start(folder) -> Stack:
     # A session of its own, as a terminal gives a command: Ctrl-C is SIGINT to that group.
-    return start_stack(folder, new_session=True, **ENV)
+    stack = start_stack(folder, new_session=True, **ENV)
+    if stack.token:
+        _TOKENS[str(folder)] = stack.token
+    else:
+        stack.token = _TOKENS.get(str(folder), "")
+    return stack
 
 
 def _use(stack: Stack, min_seconds: float = 12.0, sweeps: int = 2) -> None:
