@@ -111,7 +111,11 @@ def _slowest_texts(detector_times: dict[tuple[str, str], tuple[float, float]], c
 
 @pytest.mark.parametrize("scan", [secrets.find_secret, secrets.redact], ids=["find_secret", "redact"])
 def test_the_whole_scan_is_linear_on_the_costliest_texts(detector_times, scan):
-    small, big = adversarial.all_texts(N_SCAN), adversarial.all_texts(N_SCAN * GROWTH)
+    big = adversarial.all_texts(N_SCAN * GROWTH)
+    # The short text is the long one's last n characters: both end alike, so a value that a cut
+    # leaves at the very end (a password the text closes on) is in both or in neither, and
+    # redact's second pass over what it found runs for both or for neither.
+    small = {key: text[-N_SCAN:] for key, text in big.items()}
     failures = []
     keys = _slowest_texts(detector_times, 30)
     assert len(keys) >= 30
