@@ -335,9 +335,18 @@ class ApiTokenAdmin(PermissionLayerAdminMixin, admin.ModelAdmin):
         return super().get_search_results(request, queryset, search_term)
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            request._mnemo_new_token_key = tokens.assign_new_key(obj)  # shown by response_add, once
-        super().save_model(request, obj, form, change)
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # A new token is made by the one service the API and the commands use (its checks under
+        # the user's row lock, the name as stored); the form's object becomes that row.
+        issued = tokens.issue_token(
+            user=obj.user, name=obj.name, expires_at=obj.expires_at, rate_limit_per_minute=obj.rate_limit_per_minute
+        )
+        for field in ApiToken._meta.concrete_fields:
+            setattr(obj, field.attname, getattr(issued.token, field.attname))
+        obj._state.adding, obj._state.db = False, issued.token._state.db
+        request._mnemo_new_token_key = issued.key  # shown by response_add, once
 
     def response_add(self, request, obj, post_url_continue=None):
         key = getattr(request, "_mnemo_new_token_key", None)
