@@ -89,8 +89,6 @@ class _Detector:
     name: str
     locate: Callable[[_Scan], list[Span] | None]
     find: Finder
-    # The hints it is located by, where they are literal (empty: located another way).
-    hints: tuple[str, ...] = ()
 
 
 # Every hint a detector is located by (filled as the detectors are built): lower-case ones are
@@ -834,11 +832,11 @@ def _prefixed_detectors() -> list[_Detector]:
             locate = near_shape(b"99999999:", 4, 50)
         if cls == "DiscordBotTokenDetector":
             locate = near_shape(b"x" * 23, 1, 90, view="token")
-        detectors.append(_Detector(plugin.secret_type, locate, _plugin_finder(plugin), hints or ()))
+        detectors.append(_Detector(plugin.secret_type, locate, _plugin_finder(plugin)))
     for name, hints, regex, flags in _PREFIXED:
         # (?<!\w): a token does not start inside a longer word (what _bounded checks after the
         # match), in the regex too, so a run of prefixes ("APAPAP…") is not scanned from each one.
-        detectors.append(_Detector(name, near_hints(hints), _bounded(re.compile(r"(?<!\w)" + regex, flags)), hints))
+        detectors.append(_Detector(name, near_hints(hints), _bounded(re.compile(r"(?<!\w)" + regex, flags))))
     return detectors
 
 

@@ -50,11 +50,10 @@ def hint_texts(hint: str, length: int) -> Iterator[tuple[str, str]]:
 
 
 def all_hints() -> list[str]:
-    """Every hint the scanner registers or a detector is located by, as written, in capitals
+    """Every hint the detectors register as they are built, as written, in capitals
     and in small letters (case-insensitive patterns see both; case-sensitive ones only one)."""
+    secrets._detectors()  # built, so every detector has registered its hints
     hints = set(secrets._LOWER_HINTS) | set(secrets._CASED_HINTS)
-    for detector in secrets._detectors():
-        hints |= set(detector.hints)
     return sorted({variant for hint in hints for variant in (hint, hint.upper(), hint.lower())})
 
 
