@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa
 from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import ToolNode  # noqa: E402
 from langgraph.store.base import GetOp  # noqa: E402
-from mnemo_client import AsyncMnemoClient, MnemoClient, NotFound, PermissionDenied  # noqa: E402
+from mnemo_client import AsyncMnemoClient, MnemoClient, NotFound, PermissionDenied, SecretRejected  # noqa: E402
 from mnemo_client.langchain import mnemo_tools  # noqa: E402
 from mnemo_client.langgraph import (  # noqa: E402
     MnemoStore,
@@ -115,6 +115,38 @@ def test_index_false_and_index_fields(alice):
     assert {h.key for h in store.search(("docs",))} == {"hidden", "titled"}
     [memory] = client.list_memories(tag=item_tag(("docs",), "titled")).results
     assert memory.text == "Quarterly marigold garden report"
+
+
+def test_a_secret_in_a_value_is_refused_and_nothing_is_written(alice):
+    _, client = alice
+    store = MnemoStore(client)
+    with pytest.raises(SecretRejected):
+        store.put(("creds",), "github", {"text": "my token is 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"})
+    store.put(("creds",), "ok", {"text": "User reads the news every morning"})
+    with pytest.raises(SecretRejected):  # an update too: the item keeps its value
+        store.put(("creds",), "ok", {"note": "aws AKIAIOSFODNN7EXAMPLE"}, index=False)
+    assert store.get(("creds",), "github") is None
+    assert store.get(("creds",), "ok").value == {"text": "User reads the news every morning"}
+    assert client.list_memories(tag="langgraph").count == 1
+
+
+def test_two_racing_puts_of_a_new_key_heal_at_the_next_put(alice):
+    _, client = alice
+    store = MnemoStore(client)
+    store.put(("race",), "k", {"text": "first writer"})
+    [first] = client.list_memories(tag=item_tag(("race",), "k")).results
+    # What a second put that raced the first would have made: another memory with the same key.
+    client.remember(
+        "second writer",
+        tags=first.tags,
+        metadata={"langgraph": {**first.metadata["langgraph"], "value": {"text": "second writer"}}},
+        dedup_policy="insert",
+    )
+    assert store.get(("race",), "k").value == {"text": "second writer"}  # the newest wins
+    store.put(("race",), "k", {"text": "third writer"})
+    [kept] = client.list_memories(tag=item_tag(("race",), "k")).results
+    assert kept.text == '{"text": "third writer"}'
+    assert store.get(("race",), "k").value == {"text": "third writer"}
 
 
 def test_a_colon_label_names_the_mnemo_namespace(alice, mnemo_url):

@@ -289,15 +289,17 @@ class MnemoStore(BaseStore):
             if not page.results or not page.next:
                 return found
 
-    def _find(self, namespace: tuple[str, ...], key: str) -> Plan:
-        """The memory holding (namespace, key), or None."""
+    def _matching(self, namespace: tuple[str, ...], key: str) -> Plan:
+        """The memories holding (namespace, key), newest first: one, except after two puts of a
+        new key raced (the next put keeps the newest and deletes the others)."""
         mnemo = yield from self._mnemo_namespace(namespace)
         candidates = yield from self._memories(namespace=mnemo, tag=item_tag(namespace, key))
-        for memory in candidates:  # newest first; the record is checked, not only the hash
+        found = []
+        for memory in candidates:  # the record is checked, not only the hash
             record = (memory.metadata or {}).get(METADATA_KEY) or {}
             if tuple(record.get("namespace") or ()) == tuple(namespace) and record.get("key") == key:
-                return memory
-        return None
+                found.append(memory)
+        return found
 
     @staticmethod
     def _item(memory: Any, cls: type[Item] = Item, **extra: Any) -> Item:
@@ -312,8 +314,8 @@ class MnemoStore(BaseStore):
         )
 
     def _get(self, op: GetOp) -> Plan:
-        memory = yield from self._find(tuple(op.namespace), op.key)
-        return None if memory is None else self._item(memory)
+        found = yield from self._matching(tuple(op.namespace), op.key)
+        return self._item(found[0]) if found else None
 
     def _text(self, op: PutOp) -> tuple[str, bool]:
         """The memory's text and whether a query may find it."""
@@ -330,10 +332,11 @@ class MnemoStore(BaseStore):
         if len(namespace) > MAX_DEPTH:
             raise InvalidNamespaceError(f"A Mnemo store namespace has at most {MAX_DEPTH} labels.")
         mnemo = yield from self._mnemo_namespace(namespace)
-        existing = yield from self._find(namespace, op.key)
+        found = yield from self._matching(namespace, op.key)
+        existing = found[0] if found else None
+        for stale in found[1:] if op.value is not None else found:
+            yield ("delete_memory", (stale.id,), {})
         if op.value is None:
-            if existing is not None:
-                yield ("delete_memory", (existing.id,), {})
             return None
         text, indexed = self._text(op)
         now = _now().isoformat()
