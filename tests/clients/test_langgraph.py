@@ -331,6 +331,17 @@ def test_the_async_node_in_an_async_graph(committed, mnemo_url):
         assert skill.metadata == {"type": "skill", "agent": "notes_subagent"}
 
 
+def test_an_unbound_node_takes_its_client_from_the_environment(committed, mnemo_url, monkeypatch):
+    user = UserFactory()
+    token = token_for(user, name="langgraph")
+    monkeypatch.setenv("MNEMO_URL", mnemo_url)
+    monkeypatch.setenv("MNEMO_TOKEN", token)
+    with MnemoClient() as client:
+        _run(_graph(client, make_memory_learning_node()), user, "drive_subagent")
+        [skill] = client.list_memories(namespace=f"agent:drive_subagent/{user.username}").results
+        assert skill.text == EXPECTED_SKILL
+
+
 @pytest.mark.django_db  # (also what makes pytest-django create the test database for this module)
 def test_a_tool_messages_arguments_are_those_of_the_call_it_answers():
     """A ToolMessage carries no arguments: the node pairs it with its AIMessage tool call; failed

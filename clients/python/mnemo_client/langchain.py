@@ -28,12 +28,15 @@ import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from mnemo_client.errors import MnemoError
+
+if TYPE_CHECKING:
+    from mnemo_client.client import AsyncMnemoClient, MnemoClient
 
 __all__ = ["MISSING_USER", "mnemo_tools", "namespace_for_user"]
 
@@ -236,9 +239,9 @@ def _tool(name: str, description: str, func: Any, coroutine: Any) -> StructuredT
 
 
 def mnemo_tools(
-    client: Any = None,
+    client: MnemoClient | None = None,
     *,
-    async_client: Any = None,
+    async_client: AsyncMnemoClient | None = None,
     async_mode: bool = True,
     contacts: bool | None = None,
 ) -> list[BaseTool]:

@@ -30,7 +30,7 @@ import json
 import string
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
@@ -50,6 +50,9 @@ from langgraph.store.base import (
 from langgraph.store.base.embed import get_text_at_path
 
 from mnemo_client.errors import MnemoError, NotFound, PermissionDenied
+
+if TYPE_CHECKING:
+    from mnemo_client.client import AsyncMnemoClient, MnemoClient
 
 __all__ = [
     "MnemoStore",
@@ -214,9 +217,9 @@ class MnemoStore(BaseStore):
 
     def __init__(
         self,
-        client: Any = None,
+        client: MnemoClient | None = None,
         *,
-        async_client: Any = None,
+        async_client: AsyncMnemoClient | None = None,
         namespace: str | None = None,
         fields: Sequence[str] | None = None,
         min_score: float = 0.0,
@@ -495,14 +498,31 @@ def _skill_plan(agent_name: str, calls: list[dict[str, Any]], thread: str) -> Pl
     return turn.skill
 
 
-def _client_from(config: RunnableConfig | None, *, asynchronous: bool) -> Any:
-    configurable = (config or {}).get("configurable") or {}
-    client = configurable.get("mnemo_async_client" if asynchronous else "mnemo_client")
-    if client is not None:
-        return client
-    from mnemo_client import AsyncMnemoClient, MnemoClient
+def _configured(config: RunnableConfig | None, name: str) -> Any:
+    return ((config or {}).get("configurable") or {}).get(name)
 
-    return AsyncMnemoClient() if asynchronous else MnemoClient()
+
+def _learn(client: Any, config: RunnableConfig | None, learning: tuple[str, list[dict[str, Any]], str]) -> Any:
+    """Run the skill plan on ``client``, else ``configurable["mnemo_client"]``, else a client from
+    the environment (closed when done)."""
+    client = client if client is not None else _configured(config, "mnemo_client")
+    if client is not None:
+        return _drive(client, _skill_plan(*learning))
+    from mnemo_client import MnemoClient
+
+    with MnemoClient() as own:
+        return _drive(own, _skill_plan(*learning))
+
+
+async def _alearn(client: Any, config: RunnableConfig | None, learning: tuple[str, list[dict[str, Any]], str]) -> Any:
+    """``_learn`` on an async client (``configurable["mnemo_async_client"]``, or the environment's)."""
+    client = client if client is not None else _configured(config, "mnemo_async_client")
+    if client is not None:
+        return await _adrive(client, _skill_plan(*learning))
+    from mnemo_client import AsyncMnemoClient
+
+    async with AsyncMnemoClient() as own:
+        return await _adrive(own, _skill_plan(*learning))
 
 
 async def memory_learning_node(state: Any, config: RunnableConfig) -> dict:
@@ -514,30 +534,31 @@ async def memory_learning_node(state: Any, config: RunnableConfig) -> dict:
     ``MNEMO_TOKEN``; ``make_memory_learning_node(client)`` binds one instead. Returns ``{}``."""
     learning = _learning(state, config)
     if learning is not None:
-        await _adrive(_client_from(config, asynchronous=True), _skill_plan(*learning))
+        await _alearn(None, config, learning)
     return {}
 
 
-def make_memory_learning_node(client: Any = None, *, async_client: Any = None) -> RunnableLambda:
+def make_memory_learning_node(
+    client: MnemoClient | None = None, *, async_client: AsyncMnemoClient | None = None
+) -> RunnableLambda:
     """The memory learning node bound to clients, for ``graph.add_node("learn", node)``: it runs in
-    ``invoke`` (sync client) and ``ainvoke`` (async client; the sync one in a thread without it)."""
+    ``invoke`` (sync client) and ``ainvoke`` (async client; the sync one in a thread without it).
+    Unbound, it takes ``configurable["mnemo_client"]`` / ``["mnemo_async_client"]`` or the environment's."""
 
     def learn(state: Any, config: RunnableConfig) -> dict:
         learning = _learning(state, config)
         if learning is not None:
-            _drive(client if client is not None else _client_from(config, asynchronous=False), _skill_plan(*learning))
+            _learn(client, config, learning)
         return {}
 
     async def alearn(state: Any, config: RunnableConfig) -> dict:
         learning = _learning(state, config)
         if learning is None:
             return {}
-        if async_client is not None:
-            await _adrive(async_client, _skill_plan(*learning))
-        elif client is not None:
-            await asyncio.to_thread(_drive, client, _skill_plan(*learning))
+        if async_client is None and client is not None:
+            await asyncio.to_thread(_learn, client, config, learning)
         else:
-            await _adrive(_client_from(config, asynchronous=True), _skill_plan(*learning))
+            await _alearn(async_client, config, learning)
         return {}
 
     return RunnableLambda(learn, afunc=alearn, name="memory_learning_node")
