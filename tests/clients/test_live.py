@@ -5,10 +5,15 @@ async client's round trip. One test drives the client in process, through Django
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 import uuid
 
 import httpx2
 import pytest
+from django.contrib.auth.models import Permission
 from mnemo_client import (
     AsyncMnemoClient,
     AuthenticationFailed,
@@ -18,6 +23,9 @@ from mnemo_client import (
     PermissionDenied,
     SecretRejected,
 )
+
+from tests.conftest import ROOT
+from tests.factories import UserFactory, token_for
 
 
 @pytest.fixture
@@ -238,3 +246,30 @@ def test_the_async_client_round_trip(mnemo_url, caller):
                 await mnemo.get_memory(987654321)
 
     asyncio.run(scenario())
+
+
+# --- the documentation's samples ------------------------------------------------------------
+
+FENCE = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
+DOC_PAGES = [ROOT / "clients" / "python" / "README.md", ROOT / "docs" / "client.md"]
+#: The docs site's own test runs every sample of docs/ (where it exists, this one leaves docs/ to it).
+DOCS_SITE_TEST = ROOT / "tests" / "docs" / "test_doc_samples.py"
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_python_sample_of_the_client_docs_runs(mnemo_url, committed, page, tmp_path):
+    if page.is_relative_to(ROOT / "docs") and DOCS_SITE_TEST.exists():
+        pytest.skip(f"{page.relative_to(ROOT)}'s samples are run by {DOCS_SITE_TEST.relative_to(ROOT)}")
+    # What the docs' reader is: a user with make run's demo permissions, not a superuser.
+    user = UserFactory()
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["add_contact", "view_contactnote"]))
+    env = {**os.environ, "MNEMO_URL": mnemo_url, "MNEMO_TOKEN": token_for(user, name="docs")}
+    samples = FENCE.findall(page.read_text())
+    assert samples, f"{page} has no python sample"
+    for number, code in enumerate(samples, 1):
+        script = tmp_path / f"sample_{number}.py"
+        script.write_text(code)
+        result = subprocess.run(
+            [sys.executable, str(script)], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, f"{page.name} sample {number} failed:\n{code}\n{result.stderr[-3000:]}"
