@@ -24,7 +24,7 @@ from mnemo_client import (
     SecretRejected,
 )
 
-from tests.conftest import ROOT
+from tests.conftest import CLIENT_ROOT, ROOT
 from tests.factories import UserFactory, token_for
 
 
@@ -264,6 +264,7 @@ def test_every_python_sample_of_the_client_docs_runs(mnemo_url, committed, page,
     user = UserFactory()
     user.user_permissions.add(*Permission.objects.filter(codename__in=["add_contact", "view_contactnote"]))
     env = {**os.environ, "MNEMO_URL": mnemo_url, "MNEMO_TOKEN": token_for(user, name="docs")}
+    env["PYTHONPATH"] = os.pathsep.join([str(CLIENT_ROOT), env.get("PYTHONPATH", "")])  # this tree's client
     samples = FENCE.findall(page.read_text())
     assert samples, f"{page} has no python sample"
     for number, code in enumerate(samples, 1):
