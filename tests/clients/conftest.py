@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from tests.factories import UserFactory, token_for
 from tests.support import live_mnemo_server
@@ -19,7 +20,12 @@ from tests.support import live_mnemo_server
 
 @pytest.fixture(scope="module")
 def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """Database access for the whole module, in autocommit; everything is flushed at its end."""
+    """Database access for the whole module, in autocommit; everything is flushed at its end.
+
+    pytest-django makes the test database only when a selected test asks for it: each live
+    module has one ``@pytest.mark.django_db`` test for that (as tests/mcp does)."""
+    if not connection.settings_dict["NAME"].startswith("test_"):
+        pytest.fail("no selected test asked for the test database: select the module's @pytest.mark.django_db test too")
     with django_db_blocker.unblock():
         yield
         call_command("flush", interactive=False, verbosity=0)

@@ -10,9 +10,10 @@ Retries (see ``RetryPolicy``) apply only to calls safe to repeat: reads (GET), `
 try did go through answers NOT_FOUND), ``post_turn`` (the server replays a turn it already has:
 ``replayed`` is true and nothing changes), ``session`` when it resumes a given ``session_id``,
 and ``create_rule`` when it names the rule's ``id`` (an upsert by id). Never retried: ``remember``,
-``add_memory``, ``correct``, ``forget``, ``confirm``, ``update_memory`` and ``update_contact``
-(each is an event in a history), ``create_contact``, ``add_contact_note``, ``invoke_tool`` (a tool
-may send a message), ``create_token`` and a ``session`` or ``create_rule`` without an id.
+``add_memory``, ``correct``, ``forget``, ``confirm`` (each is an event in the memory's history),
+the PATCHes ``update_memory`` and ``update_contact``, ``create_contact``, ``add_contact_note``,
+``invoke_tool`` (a tool may send a message), ``create_token``, and a ``session`` or
+``create_rule`` without an id.
 """
 
 from __future__ import annotations
