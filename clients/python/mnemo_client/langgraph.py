@@ -305,20 +305,20 @@ class MnemoStore(BaseStore):
         return found
 
     @staticmethod
-    def _item(memory: Any, cls: type[Item] = Item, **extra: Any) -> Item:
+    def _fields(memory: Any) -> dict[str, Any]:
+        """An item's fields from its memory (the record in its metadata)."""
         record = memory.metadata[METADATA_KEY]
-        return cls(
-            namespace=tuple(record["namespace"]),
-            key=record["key"],
-            value=record.get("value") or {},
-            created_at=_as_datetime(record.get("created_at") or memory.created_at),
-            updated_at=_as_datetime(record.get("updated_at") or getattr(memory, "updated_at", None)),
-            **extra,
-        )
+        return {
+            "namespace": tuple(record["namespace"]),
+            "key": record["key"],
+            "value": record.get("value") or {},
+            "created_at": _as_datetime(record.get("created_at") or memory.created_at),
+            "updated_at": _as_datetime(record.get("updated_at") or getattr(memory, "updated_at", None)),
+        }
 
     def _get(self, op: GetOp) -> Plan:
         found = yield from self._matching(tuple(op.namespace), op.key)
-        return self._item(found[0]) if found else None
+        return Item(**self._fields(found[0])) if found else None
 
     def _text(self, op: PutOp) -> tuple[str, bool]:
         """The memory's text and whether a query may find it."""
@@ -402,13 +402,13 @@ class MnemoStore(BaseStore):
             for result in results:
                 record = (result.metadata or {}).get(METADATA_KEY)
                 if record and _matches(record.get("value") or {}, op.filter):
-                    items.append(self._item(result, SearchItem, score=result.score))
+                    items.append(SearchItem(**self._fields(result), score=result.score))
         else:
             memories = yield from self._memories(namespace=mnemo, tag=scope)
             for memory in memories:
                 record = (memory.metadata or {}).get(METADATA_KEY)
                 if record and _matches(record.get("value") or {}, op.filter):
-                    items.append(self._item(memory, SearchItem))
+                    items.append(SearchItem(**self._fields(memory)))
         return items[op.offset : op.offset + op.limit]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> Plan:
