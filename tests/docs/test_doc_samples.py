@@ -63,7 +63,15 @@ from tests.docs.samples import (
 from tests.factories import UserFactory, token_for
 
 SAMPLE_TIMEOUT = 120
-PAGES = [pytest.param(path, id=str(path.relative_to(ROOT))) for path in pages()]
+RUN = SHELL | PYTHON | PARSED
+
+
+def _runnable(path: Path) -> list[Block]:
+    return [b for b in blocks(path) if b.not_run is None and b.kind in RUN]
+
+
+#: The pages with something to run (a page of prose alone has no test).
+PAGES = [pytest.param(path, id=str(path.relative_to(ROOT))) for path in pages() if _runnable(path)]
 
 
 @dataclass
@@ -196,12 +204,13 @@ def test_every_curl_call_fails_on_an_http_error():
     assert not loose, f"curl calls without -f/--fail/--fail-with-body (an HTTP error would pass): {loose}"
 
 
+# The marker makes pytest-django create the test database (it does only for tests that ask for
+# one); the samples write through the server, in their own transactions.
+@pytest.mark.django_db
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("path", PAGES)
 def test_the_samples_of_a_page_run(path: Path, live: Live):
-    runnable = [b for b in blocks(path) if b.not_run is None and b.kind in SHELL | PYTHON | PARSED]
-    if not runnable:
-        pytest.skip(f"{path.relative_to(ROOT)} has no code sample to run")
+    runnable = _runnable(path)
     failures, skipped = [], []
     client = None
     for block in reversed(runnable):
@@ -230,6 +239,23 @@ def test_the_samples_of_a_page_run(path: Path, live: Live):
         pytest.fail("\n\n".join(failures) + f"\n--- server log ---\n{server}")
     if skipped:
         pytest.skip(f"mnemo_client is not importable here (CI installs it), so these did not run: {skipped}")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "code",
+    [
+        'curl -fsS -H "Authorization: Token $MNEMO_TOKEN" "$MNEMO_URL/api/v1/memories/999999999"',
+        'curl -fsS -H "Authorization: Token $MNEMO_TOKEN" -H "Content-Type: application/json" "$MNEMO_URL/rpc" '
+        """-d '{"jsonrpc": "2.0", "id": 1, "method": "memory.no_such_method"}' | jq -e .result""",
+        "import os, urllib.request\nurllib.request.urlopen(os.environ['MNEMO_URL'] + '/api/v1/whoami')",
+    ],
+    ids=["curl-404", "rpc-error-in-a-200", "python-401"],
+)
+def test_a_sample_that_meets_an_error_fails(code: str, live: Live):
+    # The way samples are run must turn an HTTP error into a failure, or a stale sample passes.
+    block = Block(path="-", line=1, kind="python" if code.startswith("import") else "bash", code=code, not_run=None)
+    assert _run(block, live).returncode != 0
 
 
 def test_the_extractor_sees_indented_blocks_markers_and_unmarked_fences(tmp_path):
