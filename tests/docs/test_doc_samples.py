@@ -185,7 +185,7 @@ def test_every_block_is_run_or_marked():
     """A block with no info string, an unknown one, or a not-run comment without a reason fails
     before anything starts; the ones not run are listed with why."""
     unmarked = [b.where for b in all_blocks() if b.not_run is None and b.kind not in SHELL | PYTHON | PARSED | SHOWN]
-    assert not unmarked, f"blocks neither runnable nor marked (give an info string, or <!-- not-run: why -->): {unmarked}"
+    assert not unmarked, f"blocks neither run nor marked (an info string, or <!-- not-run: why -->): {unmarked}"
     assert all(b.not_run for b in all_blocks() if b.not_run is not None), "a not-run comment must say why"
     shown = [f"{b.where}: output" for b in all_blocks() if b.kind in SHOWN and b.not_run is None]
     not_run = [f"{b.where}: {b.not_run}" for b in all_blocks() if b.not_run is not None]
@@ -263,7 +263,7 @@ def test_the_extractor_sees_indented_blocks_markers_and_unmarked_fences(tmp_path
     # bare fence: the checks above prove nothing if the extractor misses any of them.
     page = tmp_path / "page.md"
     page.write_text(
-        "1. item\n\n   ```json\n   {\"a\": 1}\n   ```\n\n<!-- not-run: starts a server -->\n\n"
+        '1. item\n\n   ```json\n   {"a": 1}\n   ```\n\n<!-- not-run: starts a server -->\n\n'
         "```bash\nmake run\n```\n\n```\nbare\n```\n"
     )
     import tests.docs.samples as samples
