@@ -73,10 +73,10 @@ bench: install system-deps
 # The documentation site (MkDocs + Material): built strictly, as tests/docs/ build it in make test.
 DOCS_PORT ?= 8001
 docs: install
-	$(VENV)/bin/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 docs-serve: install
-	$(VENV)/bin/mkdocs serve --strict --dev-addr $(HOST):$(DOCS_PORT)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr $(HOST):$(DOCS_PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .
