@@ -11,8 +11,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 # The fast tests, run on the other supported Pythons in CI: no browser, no worker, no broker, no
-# real server stack (those run once, on the main Python).
-FAST_TESTS ?= -m "not worker and not broker and not typecheck and not complexity" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench -p no:cacheprovider
+# real server stack, no docs (their samples run against a live server; those run once, on the
+# main Python).
+FAST_TESTS ?= -m "not worker and not broker and not typecheck and not complexity" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench --ignore=tests/docs -p no:cacheprovider
 
 .PHONY: run dev test install system-deps services lint typecheck clean-data help bench test-other-pythons docs docs-serve
 

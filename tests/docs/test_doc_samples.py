@@ -32,6 +32,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -47,7 +48,7 @@ from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.db import connection
 
-from tests.conftest import IN_CI, ROOT, free_port, wait_for
+from tests.conftest import IN_CI, ROOT, free_port, require, wait_for
 from tests.docs.samples import (
     PARSED,
     PYTHON,
@@ -93,6 +94,8 @@ def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def live(committed, tmp_path_factory) -> Iterator[Live]:
+    for tool in ("bash", "curl", "jq"):
+        require(shutil.which(tool) is not None, f"the shell samples need {tool} (scripts/system-deps.sh installs it)")
     user = UserFactory(username="doc-reader")
     user.user_permissions.add(*Permission.objects.filter(codename__in=["add_contact", "view_contactnote"]))
     key = token_for(user, name="docs")
