@@ -11,15 +11,17 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 # The fast tests, run on the other supported Pythons in CI: no browser, no worker, no broker, no
-# real server stack (those run once, on the main Python).
-FAST_TESTS ?= -m "not worker and not broker and not typecheck and not complexity" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench -p no:cacheprovider
+# real server stack, no docs (their samples run against a live server; those run once, on the
+# main Python).
+FAST_TESTS ?= -m "not worker and not broker and not typecheck and not complexity" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench --ignore=tests/docs -p no:cacheprovider
 
-.PHONY: run dev test install system-deps services lint typecheck clean-data help bench test-other-pythons
+.PHONY: run dev test install system-deps services lint typecheck clean-data help bench test-other-pythons docs docs-serve
 
 help:
 	@echo "make run    - install, start the embedded database, migrate, demo data, serve on http://$(HOST):$(PORT)"
 	@echo "make dev    - the same with Django's development server (autoreload, DEBUG on)"
 	@echo "make test   - install (Python and Debian packages), start the brokers if needed, run the whole suite"
+	@echo "make docs   - build the documentation site (docs/, mkdocs.yml) into site/; make docs-serve serves it"
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -n "$(PYVER)" || { echo "PYTHON=$(PYTHON) does not run" >&2; exit 1; }
@@ -69,6 +71,14 @@ BENCH_ARGS ?=
 bench: install system-deps
 	$(PY) bench/run.py $(BENCH_ARGS)
 	$(PY) bench/report.py
+
+# The documentation site (MkDocs + Material): built strictly, as tests/docs/ build it in make test.
+DOCS_PORT ?= 8001
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+docs-serve: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr $(HOST):$(DOCS_PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -764,7 +764,7 @@ def bench_search(env: Env, scale: dict[str, int], key_10k: str) -> dict[str, Any
         cursor.execute("VACUUM (ANALYZE) memories_memory")
         cursor.execute("VACUUM (ANALYZE) memories_memorychunk")
     # What beat does within the hour on a running service: namespaces of 10,000 memories and more
-    # get an HNSW index of their own (README "Large namespaces").
+    # get an HNSW index of their own (docs/memory-api.md, "Large namespaces").
     from memories import ops
 
     indexes = [a.__dict__ for a in ops.maintain_namespace_indexes() or []]

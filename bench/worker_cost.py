@@ -100,7 +100,7 @@ def main() -> None:
 
     with_index = write_ms(True)
     without = write_ms(False)
-    # The same namespace with an HNSW index of its own too (a large namespace: README "Large
+    # The same namespace with an HNSW index of its own too (a large namespace: docs/memory-api.md, "Large
     # namespaces"): each vector then goes into two graphs.
     from django.test import override_settings
 

@@ -61,7 +61,7 @@ def check_broker() -> str:
 
 
 # The oldest PostgreSQL major version Mnemo supports (pgvector 0.8 supports 13 and newer; the
-# versions the test suite ran on are in the README).
+# versions the test suite ran on are in docs/own-infrastructure.md).
 MIN_POSTGRES_MAJOR = 13
 
 

@@ -26,7 +26,7 @@ the post-turn hook) refuses a secret with SECRET_REJECTED exactly as the others 
 is read and never stored (a query, a filter, the name of an existing object), or whose items are
 scanned one by one where they are stored, says so with ``unscanned=<why>`` (one of ``Unscanned``);
 tests/core/test_scanned_fields.py holds every field of every contract to one or the other and
-the README's list of what is scanned to the code.
+the list of what is scanned in docs/secrets.md to the code.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-# The stop's budget, inside the 40 s promised (README "Serving"): the children get CHILD_GRACE
+# The stop's budget, inside the 40 s promised (docs/serving.md, "Stopping"): the children get CHILD_GRACE
 # seconds from SIGTERM to SIGKILL (gunicorn's own graceful timeout is 20 s; a Celery task still
 # running then is given back to the queue, or swept again), what is left of their process groups
 # LEFTOVER_GRACE more, and PostgreSQL the rest of STOP_BUDGET (at least DATABASE_MIN) for a fast

@@ -97,7 +97,7 @@ class TurnOutput(serializers.Serializer):
     replayed = serializers.BooleanField()
 
 
-#: The most messages and tool calls one turn may report (README: Security model). A turn's work
+#: The most messages and tool calls one turn may report (docs/security.md). A turn's work
 #: grows with them: each user message becomes a memory and is read for decrees (about 19 ms each),
 #: each call is counted in the statistics (about 10 ms each), so a full turn stays near a second or
 #: two instead of holding a web worker for 13 s (500 user messages, measured on 2 loaded cores).

@@ -1,5 +1,5 @@
 """Settings shared by every mode. Everything that differs between deployments comes from the
-environment (django-environ); the README's configuration table lists each variable."""
+environment (django-environ); docs/configuration.md lists each variable."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ else:
 MNEMO_HNSW_EF_SEARCH = env.int("MNEMO_HNSW_EF_SEARCH", default=100)
 # Connections are pooled (Django's psycopg pool): a process keeps at most MNEMO_DB_POOL_SIZE
 # connections and hands them to requests in turn, so the number of connections is bounded by
-# processes, never by concurrent requests. README "Connections" counts them per process.
+# processes, never by concurrent requests. docs/serving.md, "Connections", counts them per process.
 MNEMO_DB_POOL = env.bool("MNEMO_DB_POOL", default=True)
 MNEMO_DB_POOL_SIZE = env.int("MNEMO_DB_POOL_SIZE", default=8)
 MNEMO_DB_POOL_TIMEOUT = env.float("MNEMO_DB_POOL_TIMEOUT", default=30.0)
@@ -360,7 +360,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Two memories are near-duplicates when their cosine similarity is at least this (chosen from
-# measurements: see README "Near-duplicates").
+# measurements: see docs/near-duplicates.md).
 MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", default=0.93)
 # The admin offers "merge into this" from this similarity (every measured rephrasing scored ≥ 0.83).
 MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8)
@@ -369,7 +369,7 @@ MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:
-# README "Search"); a query about something never stored then finds nothing. A request's
+# docs/memory-api.md, "Search"); a query about something never stored then finds nothing. A request's
 # min_score overrides it.
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.06)
 # The vector arm embeds the query without the words found in more than this share of the
@@ -379,7 +379,7 @@ MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.05)
 # every vector (exact and fast at that size); larger ones through the HNSW index.
 MNEMO_SEARCH_EXACT_MAX = env.int("MNEMO_SEARCH_EXACT_MAX", default=5000)
 # A namespace with at least this many live memories gets an HNSW index of its own, so its
-# searches never walk past other namespaces' rows (README "Large namespaces"); it keeps the index
+# searches never walk past other namespaces' rows (docs/memory-api.md, "Large namespaces"); it keeps the index
 # while it holds half as many. 0 turns the feature off (and the next run drops such indexes).
 # Built by manage.py index_namespaces and by beat every MNEMO_NAMESPACE_INDEX_INTERVAL_SECONDS.
 MNEMO_NAMESPACE_INDEX_MIN_MEMORIES = env.int("MNEMO_NAMESPACE_INDEX_MIN_MEMORIES", default=10_000)

@@ -191,7 +191,7 @@ class SearchResultOutput(SharedFieldsOutput):
     text = serializers.CharField(source="memory.text")
     score = serializers.FloatField(
         help_text="Calibrated relevance in [0, 1], comparable across queries: above 0.5 the memory is more "
-        "likely relevant to the query than not (README: Search)."
+        "likely relevant to the query than not (docs/memory-api.md: Search)."
     )
     similarity = serializers.FloatField(
         allow_null=True, help_text="Cosine similarity of the memory to the query (null in keyword mode)."

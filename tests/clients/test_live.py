@@ -21,6 +21,7 @@ from mnemo_client import (
     MnemoClient,
     NotFound,
     PermissionDenied,
+    RateLimited,
     SecretRejected,
 )
 
@@ -204,6 +205,16 @@ def test_tokens_and_authentication_failure(mnemo, mnemo_url):
     assert caught.value.code == "UNAUTHENTICATED" and caught.value.status_code == 401
     with MnemoClient(mnemo_url, "mnemo_not-a-real-key") as stranger, pytest.raises(AuthenticationFailed):
         stranger.search("anything")
+
+
+def test_a_rate_limited_token_raises_rate_limited_with_retry_after(mnemo, mnemo_url):
+    made = mnemo.create_token("slow agent", rate_limit_per_minute=1)
+    with MnemoClient(mnemo_url, made.key, max_retries=0) as agent:
+        agent.whoami()
+        with pytest.raises(RateLimited) as caught:
+            agent.whoami()
+    assert caught.value.code == "RATE_LIMITED" and caught.value.status_code == 429
+    assert caught.value.retry_after is not None and 0 < caught.value.retry_after <= 60
 
 
 def test_typed_errors_carry_the_seed_codes(mnemo, mnemo_url, plain_caller):

@@ -1,7 +1,8 @@
 """Every stored or pinned string is scanned for secrets in its operation's input contract, so
 every entrance that validates with the contract (REST, gateway tools, JSON-RPC, MCP, import
-lines, the post-turn hook) refuses it alike; and the README's list of what is scanned is the
-code's (issue 24: a session's agent name, a turn's tool-call names and its session id were not).
+lines, the post-turn hook) refuses it alike; and the documentation's list of what is scanned
+(docs/secrets.md) is the code's (issue 24: a session's agent name, a turn's tool-call names and
+its session id were not).
 
 Every text, JSON or list-of-text field of every contract must be one of ``core.fields``' scanned
 field types, scanned, or say why not (``unscanned=``, one of ``Unscanned``'s reasons); each
@@ -28,7 +29,7 @@ CARD = "4787 7893 2879 2170"
 # One of these fits each field's own rules (length, shape) and is a secret.
 SECRETS = [GITHUB, CARD, f"{GITHUB}@example.com", f"password: {GITHUB}"]
 
-README = Path(ROOT) / "README.md"
+SECRETS_PAGE = Path(ROOT) / "docs" / "secrets.md"
 BEGIN, END = "<!-- scanned fields: begin -->", "<!-- scanned fields: end -->"
 
 
@@ -85,14 +86,14 @@ def test_a_secret_in_an_unscanned_query_passes_the_contract():
     assert check(SearchInput, {"query": f"what was {GITHUB} for?"})["query"].endswith("for?")
 
 
-def _readme_list() -> dict[str, list[str]]:
-    text = README.read_text()
-    assert BEGIN in text and END in text, f"README.md's '### Secrets' must hold the list between {BEGIN} and {END}"
+def _documented_list() -> dict[str, list[str]]:
+    text = SECRETS_PAGE.read_text()
+    assert BEGIN in text and END in text, f"docs/secrets.md's 'What is scanned' must hold the list: {BEGIN} … {END}"
     block = text[text.index(BEGIN) + len(BEGIN) : text.index(END)]
     listed: dict[str, list[str]] = {}
     for line in block.strip().splitlines():
         match = re.match(r"^- `(\w+)`[^:]*: (.+)$", line.strip())
-        assert match, f"README list line not understood: {line!r}"
+        assert match, f"docs/secrets.md list line not understood: {line!r}"
         listed[match[1]] = re.findall(r"`([\w.\[\]]+)`", match[2])
     return listed
 
@@ -101,15 +102,17 @@ def expected_block() -> str:
     return "\n".join(f"- `{name}`: " + ", ".join(f"`{p}`" for p in paths) for name, paths in scanned_fields().items())
 
 
-def test_the_readme_lists_exactly_what_is_scanned():
-    assert _readme_list() == scanned_fields(), "README's list is out of date; it should read:\n" + expected_block()
+def test_the_docs_list_exactly_what_is_scanned():
+    assert _documented_list() == scanned_fields(), (
+        "docs/secrets.md's list is out of date; it should read:\n" + expected_block()
+    )
 
 
-def test_the_readme_list_sits_in_the_secrets_subsection():
-    text = README.read_text()
-    secrets = text.index("### Secrets")
-    following = text.find("\n## ", secrets)
-    assert secrets < text.index(BEGIN) < text.index(END) < following
+def test_the_docs_list_sits_in_the_what_is_scanned_section():
+    text = SECRETS_PAGE.read_text()
+    section = text.index("\n## What is scanned\n")
+    following = text.find("\n## ", section + 1)
+    assert section < text.index(BEGIN) < text.index(END) < following
 
 
 def test_a_contract_enumeration_that_finds_nothing_would_fail():

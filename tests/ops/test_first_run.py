@@ -43,8 +43,8 @@ def test_load_demo_is_idempotent_whatever_users_stored():
     first = demo_counts()
     demo_ns = Namespace.objects.get(key="user:demo")
     demo = demo_ns.owner
-    # The README's own example, the same sentence as a demo memory, twice; and a contact and a
-    # rule that look like the demo's.
+    # The docs' own example (README, docs/memory-api.md), the same sentence as a demo memory,
+    # twice; and a contact and a rule that look like the demo's.
     for _ in range(2):
         services.remember(
             actor=demo, namespace=demo_ns, text="My son Colby lives in Los Angeles.", dedup_policy="insert"

@@ -28,7 +28,7 @@ from tests.serving.support import Stack, http, postgres_processes, start_stack, 
 
 pytestmark = pytest.mark.timeout(900)
 
-STOP_WITHIN = 40.0  # seconds, the promise in README "Serving"
+STOP_WITHIN = 40.0  # seconds, the promise in docs/serving.md, "Stopping"
 SWEEP = "memories.tasks.requeue_stale_memories"
 ENV = {
     "MNEMO_SWEEP_INTERVAL_SECONDS": "4",  # beat's first tick 4 s after it starts, not 60

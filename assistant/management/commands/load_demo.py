@@ -3,7 +3,7 @@
 The demo's own rows carry a marker, never recognised by their text: memories a fixed event id
 (uuid5 of DEMO_NAMESPACE and their place in the list) and ``metadata["demo"] = true``, contacts a
 fixed UUID and ``custom_fields["demo"] = true``, rules a fixed id. Whatever users stored (the
-README's own example is a demo sentence), a rerun finds exactly its own rows.
+docs' own example is a demo sentence), a rerun finds exactly its own rows.
 """
 
 from __future__ import annotations
