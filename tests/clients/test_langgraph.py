@@ -105,6 +105,30 @@ def test_put_get_update_search_delete(alice):
     assert client.list_memories(tag=item_tag(namespace, "food")).count == 0
 
 
+def test_a_value_filter_is_done_by_the_server_where_it_can(alice):
+    _, client = alice
+    store = MnemoStore(client)
+    dishes = ["Thai green curry", "mushroom risotto", "pad thai", "lentil soup", "falafel wrap", "veggie lasagna"]
+    for n, dish in enumerate(dishes):
+        store.put(("menu",), f"dish{n}", {"text": f"User loves {dish} for dinner", "kind": "food", "rank": n})
+    store.put(("menu",), "job", {"text": "User eats lunch at the Acme Corp canteen", "kind": "work", "rank": 9})
+    [memory] = client.list_memories(tag=item_tag(("menu",), "dish0")).results
+    assert (memory.metadata["lg.kind"], memory.metadata["lg.rank"]) == ("food", 0)
+    # The one work item ranks below six food items for this query: found at limit=1 only because
+    # the server filters before it ranks (the store alone would ask for 4 results).
+    assert [h.key for h in store.search(("menu",), query="what does the user like to eat for dinner", limit=1)] != [
+        "job"
+    ]
+    assert [
+        h.key for h in store.search(("menu",), query="what does the user like to eat", filter={"kind": "work"}, limit=1)
+    ] == ["job"]
+    hits = store.search(("menu",), query="dinner", filter={"rank": {"$gt": 3}, "kind": {"$ne": "work"}})
+    assert sorted(h.key for h in hits) == ["dish4", "dish5"]
+    # What the server cannot do exactly ($gte, strings ordered, dotted paths) the store does.
+    hits = store.search(("menu",), query="dinner", filter={"rank": {"$gte": 4}, "text": {"$lt": "User loves g"}})
+    assert sorted(h.key for h in hits) == ["dish4", "job"]
+
+
 def test_index_false_and_index_fields(alice):
     _, client = alice
     store = MnemoStore(client)

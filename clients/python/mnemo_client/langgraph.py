@@ -161,6 +161,44 @@ def _namespace_matches(namespace: tuple[str, ...], conditions: Iterable[MatchCon
     return True
 
 
+#: Top-level metadata keys holding a copy of the value's top-level scalars, so that the server's
+#: metadata filter can read them (it reads top-level keys only).
+FIELD_PREFIX = "lg."
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _field_copies(value: Mapping[str, Any]) -> dict[str, Any]:
+    return {FIELD_PREFIX + str(k): v for k, v in value.items() if _is_scalar(v)}
+
+
+def _server_filter(filter: Mapping[str, Any] | None) -> tuple[dict[str, Any], bool]:
+    """The part of a LangGraph filter Mnemo's metadata filter does exactly, and whether that is all
+    of it: equality and inequality on top-level fields, ``$gt``/``$lt`` on numbers (PostgreSQL
+    orders strings by its collation, Python by code point: those stay with the store)."""
+    pushed: dict[str, Any] = {}
+    complete = True
+    for key, spec in (filter or {}).items():
+        key = str(key)
+        ops = spec if isinstance(spec, dict) and spec and all(str(k).startswith("$") for k in spec) else {"$eq": spec}
+        mapped: dict[str, Any] = {}
+        for op, expected in ops.items():
+            number = isinstance(expected, int | float) and not isinstance(expected, bool)
+            if "." in key or not _is_scalar(expected) or expected is None or isinstance(expected, bool):
+                # Dotted paths and containers; None (a missing field is None here, absent there);
+                # booleans (JSON true is not 1 there, but True == 1 in Python).
+                complete = False
+            elif op in ("$eq", "$ne") or (op in ("$gt", "$lt") and number):
+                mapped[op[1:]] = expected
+            else:
+                complete = False
+        if mapped:
+            pushed[FIELD_PREFIX + key] = mapped
+    return pushed, complete
+
+
 # --- the store ---------------------------------------------------------------------------------------
 
 #: A step of an operation: (client method, positional args, keyword args). The operations are
@@ -361,7 +399,7 @@ class MnemoStore(BaseStore):
                 {
                     "namespace": mnemo,
                     "tags": tags,
-                    "metadata": {METADATA_KEY: record},
+                    "metadata": {METADATA_KEY: record, **_field_copies(op.value)},
                     # The key decides what is the same item, not the meaning: never merged.
                     "dedup_policy": "insert",
                     "source_provider": "langgraph",
@@ -370,7 +408,10 @@ class MnemoStore(BaseStore):
             return None
         previous = existing.metadata.get(METADATA_KEY) or {}
         record["created_at"] = previous.get("created_at") or now
-        fields: dict[str, Any] = {"metadata": {**existing.metadata, METADATA_KEY: record}, "tags": tags}
+        # Other metadata (someone's annotations) is kept; the copies of the value's fields are redone.
+        kept = {k: v for k, v in existing.metadata.items() if not k.startswith(FIELD_PREFIX)}
+        metadata = {**kept, METADATA_KEY: record, **_field_copies(op.value)}
+        fields: dict[str, Any] = {"metadata": metadata, "tags": tags}
         if existing.text != text:  # new text is re-embedded; the same text keeps its vector
             fields["text"] = text
         yield ("update_memory", (existing.id,), fields)
@@ -383,8 +424,9 @@ class MnemoStore(BaseStore):
         items: list[SearchItem] = []
         if op.query:
             wanted = op.offset + op.limit
-            # A value filter is applied here, after the search: ask for more than needed.
-            count = min(SEARCH_MAX, wanted * 4 if op.filter else wanted)
+            pushed, complete = _server_filter(op.filter)
+            # What the server cannot filter is filtered here, after the search: ask for more.
+            count = min(SEARCH_MAX, wanted if complete else wanted * 4)
             try:
                 results = yield (
                     "search",
@@ -394,6 +436,7 @@ class MnemoStore(BaseStore):
                         "limit": max(count, 1),
                         "tags": [scope, INDEXED_TAG],
                         "tags_mode": "all",
+                        "metadata": pushed,
                         "min_score": self.min_score,
                     },
                 )
