@@ -13,7 +13,8 @@ one (``get`` → ``None``, ``search`` → ``[]``), and a write to it raises the 
   ``user:<username>``). Mnemo namespaces are never created by the store: they exist (a user's own,
   or one staff made and granted) or the write fails.
 - One item is one memory. The whole tuple, the key and the value are kept in the memory's
-  metadata under ``"langgraph"``; its text is what search should match: the value's ``fields``
+  metadata under ``"langgraph"`` (and the value's top-level scalars as ``"lg.<field>"``, which
+  Mnemo's metadata filter reads); its text is what search should match: the value's ``fields``
   (LangGraph's index paths; ``"$"``, the default, is the whole value as JSON).
 - Tags make every lookup exact and server-side: ``langgraph`` on every item, ``lg-item-…`` (a
   hash of tuple and key: ``get``, ``put``, ``delete``), ``lg-ns-…`` for each prefix of the tuple
