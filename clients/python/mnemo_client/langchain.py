@@ -1,7 +1,7 @@
 """LangChain tools on Mnemo: seed 002's ``add_memory`` and ``search_memory``, seed 003's
 ``remember`` and seed 000's ``get_contact_memory``, sync and async.
 
-Install with ``pip install "mnemo-client[langchain]"``::
+Install the ``[langchain]`` extra (``pip install "./clients/python[langchain]"`` from a checkout)::
 
     from mnemo_client import MnemoClient
     from mnemo_client.langchain import mnemo_tools

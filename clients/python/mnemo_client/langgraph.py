@@ -1,7 +1,7 @@
 """LangGraph integration: a ``BaseStore`` on Mnemo, and seed 002's memory-learning node.
 
-Install with ``pip install "mnemo-client[langchain]"``. Everything goes through the client, so
-through Mnemo's one permission layer: a namespace the token may not see answers like an empty
+Install the ``[langchain]`` extra (``pip install "./clients/python[langchain]"``). Everything goes
+through the client, so through Mnemo's one permission layer: a namespace the token may not see answers like an empty
 one (``get`` → ``None``, ``search`` → ``[]``), and a write to it raises the client's ``NotFound``
 (or ``PermissionDenied`` where the token may read but not write).
 
