@@ -23,13 +23,14 @@ help:
 	@echo "make test   - install (Python and Debian packages), start the brokers if needed, run the whole suite"
 	@echo "make docs   - build the documentation site (docs/, mkdocs.yml) into site/; make docs-serve serves it"
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -n "$(PYVER)" || { echo "PYTHON=$(PYTHON) does not run" >&2; exit 1; }
 	@if [ -x $(PY) ] && [ "$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != "$(PYVER)" ]; then \
 		echo "$(VENV) was made with another Python; making it again with $(PYTHON)"; rm -rf $(VENV); fi
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dev]"
+	$(PY) -m pip install --quiet -e ./clients/python
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -61,7 +62,7 @@ test-other-pythons:
 		venv=.venv-$$ver; \
 		test -x $$venv/bin/python || $$other -m venv $$venv || exit 1; \
 		$$venv/bin/python -m pip install --quiet --upgrade pip || exit 1; \
-		$$venv/bin/python -m pip install --quiet ".[test]" || exit 1; \
+		$$venv/bin/python -m pip install --quiet ".[test]" -e ./clients/python || exit 1; \
 		$$venv/bin/python -m pytest $(FAST_TESTS) || exit 1; \
 	done
 

@@ -32,6 +32,11 @@ from rest_framework.test import APIClient
 from tests.factories import UserFactory, token_for
 
 ROOT = Path(__file__).resolve().parent.parent
+# The Python client (clients/python) is a package of its own: the tests import this tree's copy
+# even where the installed one is another checkout's (make install installs it editable).
+CLIENT_ROOT = ROOT / "clients" / "python"
+if str(CLIENT_ROOT) not in sys.path:
+    sys.path.insert(0, str(CLIENT_ROOT))
 REDIS_URL = "redis://127.0.0.1:6379/15"
 RABBITMQ_URL = "amqp://guest:guest@127.0.0.1:5672//"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}

@@ -1,0 +1,105 @@
+"""Python client for Mnemo's HTTP API: ``MnemoClient`` (sync) and ``AsyncMnemoClient`` (async).
+
+from mnemo_client import MnemoClient
+
+with MnemoClient() as mnemo:  # MNEMO_URL and MNEMO_TOKEN from the environment
+    mnemo.remember("User prefers meetings in the afternoon", tags=["preferences"])
+    for hit in mnemo.search("meeting preferences"):
+        print(hit.score, hit.text)
+"""
+
+from mnemo_client._core import HELPERS, OPERATIONS
+from mnemo_client._version import __version__
+from mnemo_client.client import AsyncMnemoClient, MnemoClient
+from mnemo_client.errors import (
+    AuthenticationFailed,
+    ConfigurationError,
+    DatabaseError,
+    EmbeddingError,
+    HTTPError,
+    InternalError,
+    InvalidInput,
+    MethodNotAllowed,
+    MnemoError,
+    NotAcceptable,
+    NotFound,
+    PayloadTooLarge,
+    PermissionDenied,
+    RateLimited,
+    RuleViolation,
+    SecretRejected,
+    TransportError,
+)
+from mnemo_client.models import (
+    AddMemoryResult,
+    Contact,
+    ContactMemory,
+    ContactMessage,
+    ContactNote,
+    CorrectResult,
+    Event,
+    HistoryEvent,
+    Identity,
+    Memory,
+    Namespace,
+    Page,
+    RememberResult,
+    Rule,
+    RulesPrompt,
+    SearchResult,
+    Session,
+    Token,
+    Tombstone,
+    Tool,
+    ToolInvocation,
+    ToolStatistic,
+    TurnResult,
+)
+
+__all__ = [
+    "HELPERS",
+    "OPERATIONS",
+    "AddMemoryResult",
+    "AsyncMnemoClient",
+    "AuthenticationFailed",
+    "ConfigurationError",
+    "Contact",
+    "ContactMemory",
+    "ContactMessage",
+    "ContactNote",
+    "CorrectResult",
+    "DatabaseError",
+    "EmbeddingError",
+    "Event",
+    "HTTPError",
+    "HistoryEvent",
+    "Identity",
+    "InternalError",
+    "InvalidInput",
+    "Memory",
+    "MethodNotAllowed",
+    "MnemoClient",
+    "MnemoError",
+    "Namespace",
+    "NotAcceptable",
+    "NotFound",
+    "Page",
+    "PayloadTooLarge",
+    "PermissionDenied",
+    "RateLimited",
+    "RememberResult",
+    "Rule",
+    "RuleViolation",
+    "RulesPrompt",
+    "SearchResult",
+    "SecretRejected",
+    "Session",
+    "Token",
+    "Tombstone",
+    "Tool",
+    "ToolInvocation",
+    "ToolStatistic",
+    "TransportError",
+    "TurnResult",
+    "__version__",
+]
