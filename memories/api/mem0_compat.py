@@ -132,9 +132,10 @@ class PingView(Mem0View):
                 "message": "pong",
                 "user_email": user.email or None,
                 "username": user.get_username(),
-                # No organisations or projects in Mnemo: the client then leaves its own unset.
-                "org_id": None,
-                "project_id": None,
+                # Mnemo has no organisations or projects, but MemoryClient refuses to start without
+                # both (its project manager checks them); it sends them nowhere after this.
+                "org_id": "mnemo",
+                "project_id": "default",
             }
         )
 
@@ -316,21 +317,27 @@ class ListView(Mem0View):
 # --- one memory --------------------------------------------------------------------------------------------------
 
 
-def _memory(request: Request, memory_id: str, *, write: bool = False) -> Memory:
+def _memory(request: Request, memory_id: str, *, write: bool = False, live: bool = True) -> Memory:
     """The memory a Mem0 path names: Mnemo's id, or an imported memory's Mem0 id
-    (``metadata.mem0_id``), through the one permission check (NOT_FOUND / PERMISSION_DENIED)."""
+    (``metadata.mem0_id``), through the one permission check (NOT_FOUND / PERMISSION_DENIED).
+    With ``live``, a deleted (forgotten) memory is NOT_FOUND, as it is in Mem0; its history
+    stays readable."""
     if memory_id.isdigit() and len(memory_id) <= 18:
-        return permissions.get_memory(request.user, int(memory_id), write=write)
-    if len(memory_id) > 100:
+        memory = permissions.get_memory(request.user, int(memory_id), write=write)
+    elif len(memory_id) > 100:
         raise NotFound(f"Memory {memory_id[:100]} not found.")
-    return layer.get_for_user(
-        Memory.objects.select_related("namespace"),
-        request.user,
-        "change" if write else "view",
-        metadata__contains={"mem0_id": memory_id},
-        not_found=f"Memory {memory_id} not found.",
-        denied=f"You may read memory {memory_id} but not change it.",
-    )
+    else:
+        memory = layer.get_for_user(
+            Memory.objects.select_related("namespace"),
+            request.user,
+            "change" if write else "view",
+            metadata__contains={"mem0_id": memory_id},
+            not_found=f"Memory {memory_id} not found.",
+            denied=f"You may read memory {memory_id} but not change it.",
+        )
+    if live and memory.forgotten_at is not None:
+        raise NotFound(f"Memory {memory_id} was deleted.")
+    return memory
 
 
 class MemoryView(Mem0View):
@@ -366,6 +373,6 @@ class HistoryView(Mem0View):
     """``GET /v1/memories/{id}/history/``: the memory's history as Mem0's rows."""
 
     def get(self, request: Request, memory_id: str) -> Response:
-        memory = _memory(request, memory_id)
+        memory = _memory(request, memory_id, live=False)
         events = selectors.memory_history(memory=memory)
         return Response([mem0.history_body(event, memory=memory) for event in events])
