@@ -4,7 +4,9 @@ get_all, update, delete and history, under Mnemo's contracts, permissions and se
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import tempfile
 
 import pytest
@@ -13,11 +15,11 @@ import pytest
 os.environ["MEM0_TELEMETRY"] = "False"
 os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="mem0-test-"))
 
-from mem0 import MemoryClient  # noqa: E402
+from mem0 import AsyncMemoryClient, MemoryClient  # noqa: E402
 from mem0.exceptions import AuthenticationError, MemoryNotFoundError, ValidationError  # noqa: E402
 
 from tests.api import test_schemathesis  # noqa: E402
-from tests.conftest import wait_for  # noqa: E402
+from tests.conftest import ROOT, wait_for  # noqa: E402
 from tests.factories import UserFactory, grant, token_for  # noqa: E402
 
 pytestmark = pytest.mark.timeout(300)
@@ -110,6 +112,37 @@ def test_memory_client_round_trip(live_mnemo):
     assert [h["event"] for h in client.history(bees["id"])] == ["ADD", "UPDATE", "DELETE"]
     assert client.get_all(filters={"user_id": "alice"})["count"] == 3
 
+    # AsyncMemoryClient calls the same routes.
+    key = token_for(alice)
+
+    async def async_calls() -> tuple[dict, dict]:
+        aclient = AsyncMemoryClient(api_key=key, host=base)
+        added = await aclient.add("Alice's bike is a green Brompton.", user_id="alice", async_mode=False)
+        found = await aclient.search("What bike does she ride?", filters={"user_id": "alice"})
+        return added, found
+
+    added, found = asyncio.run(async_calls())
+    assert found["results"][0]["id"] == added["results"][0]["id"]
+
+
+def test_the_docs_python_samples_run(live_mnemo, monkeypatch):
+    """docs/mem0.md's ``python`` blocks, as written, against the live server (MNEMO_URL, MNEMO_TOKEN)."""
+    base, _ = live_mnemo
+    reader = UserFactory(username="docs-reader")
+    monkeypatch.setenv("MNEMO_URL", base)
+    monkeypatch.setenv("MNEMO_TOKEN", token_for(reader))
+    text = (ROOT / "docs" / "mem0.md").read_text()
+    samples = re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+    assert samples, "docs/mem0.md has no python sample"
+    for sample in samples:
+        exec(compile(sample, "docs/mem0.md", "exec"), {})  # noqa: S102 (our own documentation)
+    # The sample's memory went through Mnemo and was deleted at its end.
+    from memories.models import MemoryEvent
+
+    assert list(
+        MemoryEvent.objects.filter(memory__namespace__key="user:docs-reader").values_list("event_type", flat=True)
+    ) == ["add", "update", "forget"]
+
 
 def test_memory_client_errors_carry_mnemo_codes(live_mnemo):
     base, _ = live_mnemo
@@ -167,9 +200,13 @@ def test_memory_client_errors_carry_mnemo_codes(live_mnemo):
 
     grant(bob, "view_namespace", obj=Namespace.objects.get(key="user:alice"))
     assert other.get(memory_id)["id"] == memory_id
-    with pytest.raises(AuthenticationError) as denied:
-        other.update(memory_id, text="Bob was here.")
-    assert _code(denied.value) == "PERMISSION_DENIED"
+    for call in (
+        lambda: other.update(memory_id, text="Bob was here."),
+        lambda: other.add("Bob writes into Alice's memories.", user_id="alice", async_mode=False),
+    ):
+        with pytest.raises(AuthenticationError) as denied:
+            call()
+        assert _code(denied.value) == "PERMISSION_DENIED"
 
     # A key Mnemo does not know: MemoryClient refuses to start.
     with pytest.raises(ValueError, match="UNAUTHENTICATED"):
