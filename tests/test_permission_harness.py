@@ -270,18 +270,17 @@ def _ns(c: str) -> str:
     return {"revoked_own": "user:carol", "view_only_write": "team:shared"}.get(c, "user:alice")
 
 
-NO_MEM0_NS = NA("Mem0's ids name user:<id> and agent:<id> namespaces only; the viewer's read-only one is team:shared")
-
-
-def _mem0(body: dict[str, Any], *, key: str = "filters") -> Callable[[World, str], dict[str, Any]]:
-    """A Mem0 body naming the case's namespace by Mem0's user_id (none: the caller's own)."""
+def _mem0(body: dict[str, Any]) -> Callable[[World, str], dict[str, Any]]:
+    """A Mem0 body naming the case's namespace in its filters: by Mem0's user_id for a user's,
+    by Mnemo's ``namespace`` for another (none: the caller's own)."""
 
     def make(w: World, c: str) -> dict[str, Any]:
         namespace = w.namespace[c]
         if namespace is None:
             return dict(body)
-        assert namespace.startswith("user:"), namespace
-        return {**body, key: {"user_id": namespace.removeprefix("user:")}}
+        if namespace.startswith("user:"):
+            return {**body, "filters": {"user_id": namespace.removeprefix("user:")}}
+        return {**body, "filters": {"namespace": namespace}}
 
     return make
 
@@ -434,16 +433,16 @@ REST_ROWS: dict[tuple[str, str], RestRow] = {
     ("GET", "v1/ping/"): RestRow(lambda w, c: ("/v1/ping/", None), _exp(200, 200, 200, 200, 200)),
     ("POST", "v3/memories/add/"): RestRow(
         lambda w, c: ("/v3/memories/add/", _mem0({"messages": [{"role": "user", "content": "Harness fact."}]})(w, c)),
-        _exp(200, NOT_FOUND, NOT_FOUND, NO_MEM0_NS, NOT_FOUND),
+        _exp(200, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND),
     ),
     ("POST", "v3/memories/search/"): RestRow(
         lambda w, c: ("/v3/memories/search/", _mem0({"query": w.memory[c].text})(w, c)),
-        _exp(Sees(True), NOT_FOUND, NOT_FOUND, NO_MEM0_NS, NOT_FOUND),
+        _exp(Sees(True), NOT_FOUND, NOT_FOUND, Sees(True), NOT_FOUND),
         seen=lambda w, c, body: str(w.memory[c].id) in _ids(body),
     ),
     ("POST", "v3/memories/"): RestRow(
         lambda w, c: ("/v3/memories/", _mem0({})(w, c)),
-        _exp(Sees(True), NOT_FOUND, NOT_FOUND, NO_MEM0_NS, NOT_FOUND),
+        _exp(Sees(True), NOT_FOUND, NOT_FOUND, Sees(True), NOT_FOUND),
         seen=lambda w, c, body: str(w.memory[c].id) in _ids(body),
     ),
     ("GET", "v1/memories/<str:memory_id>/"): RestRow(

@@ -101,6 +101,19 @@ def _entity_ids(flat: dict[str, Any]) -> dict[str, Any]:
     return {key: flat.pop(key) for key in mem0.ENTITY_KEYS if key in flat}
 
 
+def _namespace(body: dict[str, Any], flat: dict[str, Any], ids: dict[str, Any]) -> Any:
+    """The namespace a request names: Mem0's ``user_id`` / ``agent_id`` (``memories.mem0``), or
+    Mnemo's own ``namespace`` (at the top level or in ``filters``: the way to a namespace that is
+    neither ``user:`` nor ``agent:``, such as a shared ``team:...``); not both."""
+    given = [body.pop("namespace")] if "namespace" in body else []
+    given += [flat.pop("namespace")] if "namespace" in flat else []
+    if not given:
+        return mem0.namespace_key(ids)
+    if len(given) > 1 or ids.get("user_id") is not None or ids.get("agent_id") is not None:
+        raise InvalidInput("Name the namespace once: by user_id, agent_id or namespace.")
+    return given[0]
+
+
 def _created_bounds(flat: dict[str, Any], into: dict[str, Any]) -> None:
     """``created_at: {gte|gt: t, lte|lt: t}`` as the contract's ``created_after`` / ``created_before``."""
     spec = flat.pop("created_at", None)
@@ -160,6 +173,7 @@ def _add_inputs(body: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
         raise InvalidInput("infer must be true or false.")
     flat = _filters(body)
     ids = _entity_ids(flat)
+    namespace = _namespace(body, flat, ids)
     if flat:
         raise InvalidInput(
             f"filters of add may hold only {', '.join(mem0.ENTITY_KEYS)}; not {', '.join(sorted(flat))}."
@@ -180,7 +194,7 @@ def _add_inputs(body: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
             # Whatever else the body holds goes to the contract as is: unknown there, refused.
             **body,
             "content": message["content"],
-            "namespace": mem0.namespace_key(ids),
+            "namespace": namespace,
             "metadata": {**metadata, "mem0_role": role} if isinstance(metadata, dict) else metadata,
             "async": async_mode,
         }
@@ -221,7 +235,7 @@ def _search_input(body: dict[str, Any]) -> dict[str, Any]:
     query = body.pop("query", None)
     flat = _filters(body)
     ids = _entity_ids(flat)
-    data: dict[str, Any] = {"query": query, "namespace": mem0.namespace_key(ids)}
+    data: dict[str, Any] = {"query": query, "namespace": _namespace(body, flat, ids)}
     _created_bounds(flat, data)
     if "top_k" in body:
         data["limit"] = body.pop("top_k")
@@ -269,6 +283,9 @@ class ListView(Mem0View):
         page = check(PageInput, {k: v for k, v in request.query_params.items() if k in ("page", "page_size")})
         flat = _filters(body)
         ids = _entity_ids(flat)
+        wanted = _namespace(body, flat, ids)
+        if not isinstance(wanted, str):
+            raise InvalidInput("namespace: a string.")
         params: dict[str, Any] = {}
         _created_bounds(flat, params)
         if "categories" in body:
@@ -276,13 +293,13 @@ class ListView(Mem0View):
             if not isinstance(categories, list) or len(categories) != 1:
                 raise InvalidInput("categories takes a list of one category here.")
             params["tag"] = categories[0]
-        for key in ("start_date", "end_date"):
-            if key in body:
-                params["created_after" if key == "start_date" else "created_before"] = body.pop(key)
+        for bound, name in (("start_date", "created_after"), ("end_date", "created_before")):
+            if bound in body:
+                params[name] = body.pop(bound)
         if body:
             raise InvalidInput(f"unknown field(s): {', '.join(sorted(map(str, body)))}")
         # The namespace is checked like search's: one the caller may not read is NOT_FOUND.
-        namespace = permissions.resolve_namespace(request.user, mem0.namespace_key(ids), write=False)
+        namespace = permissions.resolve_namespace(request.user, wanted, write=False)
         params["namespace"] = namespace.key
         filterset = MemoryFilter(
             data={k: str(v) if not isinstance(v, str) else v for k, v in params.items()},
