@@ -35,7 +35,7 @@ def _code(exc: Exception) -> str:
     return exc.details["error"]["code"]
 
 
-def test_memory_client_round_trip(live_mnemo):
+def test_memory_client_round_trip(live_mnemo, monkeypatch):
     base, _ = live_mnemo
     alice = UserFactory(username="alice")
     client = MemoryClient(api_key=token_for(alice), host=base)
@@ -124,10 +124,12 @@ def test_memory_client_round_trip(live_mnemo):
     added, found = asyncio.run(async_calls())
     assert found["results"][0]["id"] == added["results"][0]["id"]
 
+    # docs/mem0.md's python samples, on the same server (one start less for the suite).
+    _run_the_docs_python_samples(base, monkeypatch)
 
-def test_the_docs_python_samples_run(live_mnemo, monkeypatch):
+
+def _run_the_docs_python_samples(base: str, monkeypatch) -> None:
     """docs/mem0.md's ``python`` blocks, as written, against the live server (MNEMO_URL, MNEMO_TOKEN)."""
-    base, _ = live_mnemo
     reader = UserFactory(username="docs-reader")
     monkeypatch.setenv("MNEMO_URL", base)
     monkeypatch.setenv("MNEMO_TOKEN", token_for(reader))
