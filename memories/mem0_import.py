@@ -266,10 +266,15 @@ class Mem0Lines:
     def lines(self, report: Any) -> Iterable[tuple[int, dict[str, Any]]]:
         """(item number, import line) for each memory. An item that cannot be a line is reported
         as rejected at its number (``report``, the import's ImportReport) and left out."""
+        seen: dict[str, int] = {}
         for number, item in enumerate(self.source.items, start=1):
             try:
                 line = import_line(item, namespace=self.namespace)
                 mem0_id = line["metadata"]["mem0_id"] if isinstance(line["metadata"], dict) else None
+                # Two items with one id would share an event id: the batch's insert would fail whole.
+                if line["event_id"] in seen:
+                    raise InvalidInput(f"the same Mem0 id as item {seen[line['event_id']]}")
+                seen[line["event_id"]] = number
                 rows = self.source.history.get(str(mem0_id), [])
                 self.events_by_id[str(mem0_id)] = history_events(rows) if rows else []
             except MnemoError as exc:

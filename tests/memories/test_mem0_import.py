@@ -173,6 +173,7 @@ def test_refused_items_are_reported_and_the_others_imported(tmp_path, db):
         {"id": "a5", "memory": "Metadata secret", "user_id": "dana", "metadata": {"note": SECRET}},
         {"id": "a6", "memory": "Changed away from a secret", "user_id": "dana"},
         {"id": "a7", "memory": "", "user_id": "dana"},
+        {**good, "memory": "Prefers aisle seats"},  # the same Mem0 id again
     ]
     export = tmp_path / "export.json"
     export.write_text(json.dumps(items))  # a bare list is an export too
@@ -185,7 +186,7 @@ def test_refused_items_are_reported_and_the_others_imported(tmp_path, db):
             ]
         )
     )
-    with pytest.raises(CommandError, match="6 items rejected"):
+    with pytest.raises(CommandError, match="7 items rejected"):
         out, err = StringIO(), StringIO()
         call_command(
             "import_memories", str(export), "--format", "mem0", "--mem0-history", str(history), stdout=out, stderr=err
@@ -202,6 +203,7 @@ def test_refused_items_are_reported_and_the_others_imported(tmp_path, db):
     assert memory.metadata == {"mem0_id": "a1", "mem0_hash": "x"}
     # item 7 (an empty memory) is refused by the line's contract itself.
     assert "item 7: rejected (INVALID_INPUT)" in err.getvalue()
+    assert "item 8: rejected (INVALID_INPUT): the same Mem0 id as item 1" in err.getvalue()
 
 
 def test_a_mem0_pgvector_table(mem0_store, tmp_path):
@@ -228,3 +230,35 @@ def test_a_mem0_pgvector_table(mem0_store, tmp_path):
 def test_a_missing_mem0_table_is_one_clear_error(db):
     with pytest.raises(CommandError, match="cannot read the Mem0 table 'no_such_table'"):
         _import(_dsn(), "--format", "mem0-pgvector", "--table", "no_such_table")
+
+
+def test_a_database_error_rolls_back_its_batch_and_a_rerun_continues(tmp_path, db):
+    """A write the database refuses mid-import (here a trigger, as a full disk or a lost
+    connection would): the batch being written leaves nothing, the batch before it stays, the
+    command says so, and running it again imports the rest once."""
+    items = [{"id": f"b{i}", "memory": f"Fact number {i} about the garden", "user_id": "erin"} for i in range(1, 4)]
+    items[2]["memory"] = "Fact number 3 BOOM about the garden"
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps({"results": items}))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE FUNCTION mem0_test_boom() RETURNS trigger AS $$ BEGIN "
+            "IF NEW.new_text LIKE '%BOOM%' THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$ "
+            "LANGUAGE plpgsql"
+        )
+        cursor.execute(
+            "CREATE TRIGGER mem0_test_boom BEFORE INSERT ON memories_memoryevent "
+            "FOR EACH ROW EXECUTE FUNCTION mem0_test_boom()"
+        )
+    try:
+        with pytest.raises(CommandError, match="database error .*2 memories imported before it are kept"):
+            _import(str(export), "--format", "mem0", "--batch-size", "2")
+        assert sorted(Memory.objects.values_list("metadata__mem0_id", flat=True)) == ["b1", "b2"]
+        assert not MemoryEvent.objects.filter(new_text__contains="BOOM").exists()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TRIGGER mem0_test_boom ON memories_memoryevent")
+            cursor.execute("DROP FUNCTION mem0_test_boom()")
+    out, _ = _import(str(export), "--format", "mem0", "--batch-size", "2")
+    assert "Imported 1 memory" in out and "2 memories and 0 tombstones already present" in out, out
+    assert Memory.objects.count() == 3 and MemoryEvent.objects.count() == 3
