@@ -266,15 +266,21 @@ class Mem0Lines:
     def lines(self, report: Any) -> Iterable[tuple[int, dict[str, Any]]]:
         """(item number, import line) for each memory. An item that cannot be a line is reported
         as rejected at its number (``report``, the import's ImportReport) and left out."""
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[int, Any]] = {}
         for number, item in enumerate(self.source.items, start=1):
             try:
                 line = import_line(item, namespace=self.namespace)
                 mem0_id = line["metadata"]["mem0_id"] if isinstance(line["metadata"], dict) else None
-                # Two items with one id would share an event id: the batch's insert would fail whole.
+                # The same memory twice (listed by get_all for its user and for its agent) is
+                # counted once; two different items with one id would share an event id, and the
+                # batch's insert would fail whole.
                 if line["event_id"] in seen:
-                    raise InvalidInput(f"the same Mem0 id as item {seen[line['event_id']]}")
-                seen[line["event_id"]] = number
+                    first, earlier = seen[line["event_id"]]
+                    if earlier != item:
+                        raise InvalidInput(f"the same Mem0 id as item {first}, with other content")
+                    report.already += 1
+                    continue
+                seen[line["event_id"]] = (number, item)
                 rows = self.source.history.get(str(mem0_id), [])
                 self.events_by_id[str(mem0_id)] = history_events(rows) if rows else []
             except MnemoError as exc:

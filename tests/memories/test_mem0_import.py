@@ -173,7 +173,8 @@ def test_refused_items_are_reported_and_the_others_imported(tmp_path, db):
         {"id": "a5", "memory": "Metadata secret", "user_id": "dana", "metadata": {"note": SECRET}},
         {"id": "a6", "memory": "Changed away from a secret", "user_id": "dana"},
         {"id": "a7", "memory": "", "user_id": "dana"},
-        {**good, "memory": "Prefers aisle seats"},  # the same Mem0 id again
+        {**good, "memory": "Prefers aisle seats"},  # the same Mem0 id again, another memory
+        dict(good),  # the same memory again (listed for its user and its agent): once
     ]
     export = tmp_path / "export.json"
     export.write_text(json.dumps(items))  # a bare list is an export too
@@ -203,7 +204,9 @@ def test_refused_items_are_reported_and_the_others_imported(tmp_path, db):
     assert memory.metadata == {"mem0_id": "a1", "mem0_hash": "x"}
     # item 7 (an empty memory) is refused by the line's contract itself.
     assert "item 7: rejected (INVALID_INPUT)" in err.getvalue()
-    assert "item 8: rejected (INVALID_INPUT): the same Mem0 id as item 1" in err.getvalue()
+    assert "item 8: rejected (INVALID_INPUT): the same Mem0 id as item 1, with other content" in err.getvalue()
+    assert "item 9" not in err.getvalue() and "Imported 1 memory" in out.getvalue()
+    assert "1 memory and 0 tombstones already present" in out.getvalue()
 
 
 def test_a_mem0_pgvector_table(mem0_store, tmp_path):
