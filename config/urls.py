@@ -1,4 +1,5 @@
-"""Root URLs: the admin, the API under /api/v1/, its schema and docs, and the health probes."""
+"""Root URLs: the admin, the API under /api/v1/, its schema and docs, the health probes and the
+Mem0 entrance (/v1/, /v3/: the paths mem0ai's MemoryClient calls)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
@@ -33,6 +34,8 @@ urlpatterns = [
     path("api/v1/", include("toolrules.api.urls")),
     path("api/v1/", include("core.urls")),
     path("rpc", rpc.view, name="rpc"),
+    # The Mem0 entrance (memories.api.mem0_compat): the paths mem0ai's MemoryClient calls.
+    path("", include("memories.api.mem0_urls")),
     # Anything else under /api/ is a JSON 404, also with DEBUG on.
     re_path(r"^api/", json_not_found),
 ]

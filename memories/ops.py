@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -249,7 +249,7 @@ def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
 
 
 def import_lines(
-    lines: Iterable[tuple[int, str]],
+    lines: Iterable[tuple[int, str | dict[str, Any]]],
     *,
     namespace: str | None,
     dedup_policy: str,
@@ -257,10 +257,13 @@ def import_lines(
     batch_size: int,
     report: ImportReport,
     on_progress: Any = None,
+    events: EventsFor | None = None,
 ) -> ImportReport:
-    """Import JSON Lines (line number, text). Every memory line is validated like ``remember``;
-    a rejected line is reported with its number and the import goes on. Lines are embedded in
-    batches (a line whose embedding came from the same model is used as is)."""
+    """Import JSON Lines (line number, text, or a record already parsed). Every memory line is
+    validated like ``remember``; a rejected line is reported with its number and the import goes
+    on. Lines are embedded in batches (a line whose embedding came from the same model is used as
+    is). ``events`` gives each imported memory its history (default: one add event, now); it is
+    written in the memory's own transaction."""
     if dedup_policy not in services.DEDUP_POLICIES:
         raise MnemoError(f"dedup policy must be one of {', '.join(services.DEDUP_POLICIES)}")
     cache: dict[str, Namespace] = {}
@@ -270,14 +273,21 @@ def import_lines(
 
     def flush() -> None:
         if pending:
-            _import_batch(pending, embedder=embedder, dedup_policy=dedup_policy, report=report, old_to_new=old_to_new)
+            _import_batch(
+                pending,
+                embedder=embedder,
+                dedup_policy=dedup_policy,
+                report=report,
+                old_to_new=old_to_new,
+                events=events or _import_event,
+            )
             pending.clear()
 
     for number, raw in lines:
-        if not raw.strip():
+        if isinstance(raw, str) and not raw.strip():
             continue
         try:
-            record = parse_line(raw, number)
+            record = raw if isinstance(raw, dict) else parse_line(raw, number)
             kind = record.get("type", "memory")
             if kind == "tombstone":
                 tombstones.append((number, record))
@@ -315,7 +325,21 @@ def import_lines(
     return report
 
 
-def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new) -> None:
+#: (the line's record, its line number, the new memory) → the memory's history events, unsaved.
+EventsFor = Callable[[dict[str, Any], int, Memory], list[MemoryEvent]]
+
+
+def _import_event(record: dict[str, Any], line: int, memory: Memory) -> list[MemoryEvent]:
+    return [
+        MemoryEvent(
+            memory=memory, event_type=MemoryEvent.Type.ADD, new_text=memory.text, data={"via": "import", "line": line}
+        )
+    ]
+
+
+def _import_batch(
+    pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new, events: EventsFor
+) -> None:
     need = [i for i, (_, f) in enumerate(pending) if f["embedding"] is None or f["embedding_model"] != embedder.name]
     computed = embed_with_windows([pending[i][1]["text"] for i in need], embedder) if need else []
     vectors = {i: result for i, result in zip(need, computed, strict=True)}
@@ -374,15 +398,14 @@ def _import_batch(pending, *, embedder: Embedder, dedup_policy: str, report: Imp
             for item, _, memory, windows in kept
             for i, w in enumerate(windows)
         )
-        MemoryEvent.objects.bulk_create(
-            MemoryEvent(
-                memory=memory,
-                event_type=MemoryEvent.Type.ADD,
-                new_text=memory.text,
-                data={"via": "import", "line": item.line},
-            )
-            for item, _, memory, _ in kept
-        )
+        history = [event for item, _, memory, _ in kept for event in events(item.record, item.line, memory)]
+        # An event's time is set on insert; one the source recorded is put back afterwards.
+        recorded = [(event, event.created_at) for event in history if event.created_at]
+        MemoryEvent.objects.bulk_create(history)
+        for event, created_at in recorded:
+            event.created_at = created_at
+        if recorded:
+            MemoryEvent.objects.bulk_update([event for event, _ in recorded], ["created_at"])
     for item, _, memory, _ in kept:
         if isinstance(item.record.get("id"), int):
             old_to_new[item.record["id"]] = memory.pk

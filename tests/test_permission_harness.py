@@ -270,6 +270,21 @@ def _ns(c: str) -> str:
     return {"revoked_own": "user:carol", "view_only_write": "team:shared"}.get(c, "user:alice")
 
 
+def _mem0(body: dict[str, Any]) -> Callable[[World, str], dict[str, Any]]:
+    """A Mem0 body naming the case's namespace in its filters: by Mem0's user_id for a user's,
+    by Mnemo's ``namespace`` for another (none: the caller's own)."""
+
+    def make(w: World, c: str) -> dict[str, Any]:
+        namespace = w.namespace[c]
+        if namespace is None:
+            return dict(body)
+        if namespace.startswith("user:"):
+            return {**body, "filters": {"user_id": namespace.removeprefix("user:")}}
+        return {**body, "filters": {"namespace": namespace}}
+
+    return make
+
+
 REST_ROWS: dict[tuple[str, str], RestRow] = {
     ("GET", "api/v1/whoami"): RestRow(lambda w, c: ("/api/v1/whoami", None), _exp(200, 200, 200, 200, 200)),
     ("GET", "api/v1/memories"): RestRow(
@@ -414,6 +429,35 @@ REST_ROWS: dict[tuple[str, str], RestRow] = {
     ("DELETE", "api/v1/tool-rules/<str:rule_id>"): RestRow(
         _rule("/api/v1/tool-rules/{id}"), _exp(204, NOT_FOUND, NOT_FOUND, DENIED, NO_NS)
     ),
+    # The Mem0 entrance (memories/api/mem0_compat.py), at the paths mem0ai's MemoryClient calls.
+    ("GET", "v1/ping/"): RestRow(lambda w, c: ("/v1/ping/", None), _exp(200, 200, 200, 200, 200)),
+    ("POST", "v3/memories/add/"): RestRow(
+        lambda w, c: ("/v3/memories/add/", _mem0({"messages": [{"role": "user", "content": "Harness fact."}]})(w, c)),
+        _exp(200, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND),
+    ),
+    ("POST", "v3/memories/search/"): RestRow(
+        lambda w, c: ("/v3/memories/search/", _mem0({"query": w.memory[c].text})(w, c)),
+        _exp(Sees(True), NOT_FOUND, NOT_FOUND, Sees(True), NOT_FOUND),
+        seen=lambda w, c, body: str(w.memory[c].id) in _ids(body),
+    ),
+    ("POST", "v3/memories/"): RestRow(
+        lambda w, c: ("/v3/memories/", _mem0({})(w, c)),
+        _exp(Sees(True), NOT_FOUND, NOT_FOUND, Sees(True), NOT_FOUND),
+        seen=lambda w, c, body: str(w.memory[c].id) in _ids(body),
+    ),
+    ("GET", "v1/memories/<str:memory_id>/"): RestRow(
+        _mem("/v1/memories/{id}/"), _exp(200, NOT_FOUND, NOT_FOUND, 200, NOT_FOUND)
+    ),
+    ("PUT", "v1/memories/<str:memory_id>/"): RestRow(
+        _mem_body("/v1/memories/{id}/", {"metadata": {"harness": True}}),
+        _exp(200, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND),
+    ),
+    ("DELETE", "v1/memories/<str:memory_id>/"): RestRow(
+        _mem("/v1/memories/{id}/"), _exp(200, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND)
+    ),
+    ("GET", "v1/memories/<str:memory_id>/history/"): RestRow(
+        _mem("/v1/memories/{id}/history/"), _exp(200, NOT_FOUND, NOT_FOUND, 200, NOT_FOUND)
+    ),
     ("GET", "api/v1/tokens"): RestRow(
         lambda w, c: ("/api/v1/tokens", None),
         # Tokens live in no namespace: carol, whose namespace was revoked, still sees her own.
@@ -433,7 +477,8 @@ REST_ROWS: dict[tuple[str, str], RestRow] = {
 
 
 def rest_routes() -> set[tuple[str, str]]:
-    """Every (method, route) under /api/v1/ that a view answers, from the URL resolver."""
+    """Every (method, route) under /api/v1/ (and the Mem0 entrance's /v1/ and /v3/) that a view
+    answers, from the URL resolver."""
 
     def walk(patterns, prefix):
         for pattern in patterns:
@@ -445,7 +490,7 @@ def rest_routes() -> set[tuple[str, str]]:
     found = set()
     for route, callback in walk(get_resolver().url_patterns, ""):
         view = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
-        if not route.startswith("api/v1/") or view is None:
+        if not route.startswith(("api/v1/", "v1/", "v3/")) or view is None:
             continue
         for method in ("get", "post", "put", "patch", "delete"):
             if hasattr(view, method):

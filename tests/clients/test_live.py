@@ -262,15 +262,13 @@ def test_the_async_client_round_trip(mnemo_url, caller):
 # --- the documentation's samples ------------------------------------------------------------
 
 FENCE = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
-DOC_PAGES = [ROOT / "clients" / "python" / "README.md", ROOT / "docs" / "client.md"]
-#: The docs site's own test runs every sample of docs/ (where it exists, this one leaves docs/ to it).
-DOCS_SITE_TEST = ROOT / "tests" / "docs" / "test_doc_samples.py"
+#: The package's README (docs/client.md's samples are run by tests/docs/test_doc_samples.py, with
+#: the rest of the site's).
+DOC_PAGES = [ROOT / "clients" / "python" / "README.md"]
 
 
 @pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_python_sample_of_the_client_docs_runs(mnemo_url, committed, page, tmp_path):
-    if page.is_relative_to(ROOT / "docs") and DOCS_SITE_TEST.exists():
-        pytest.skip(f"{page.relative_to(ROOT)}'s samples are run by {DOCS_SITE_TEST.relative_to(ROOT)}")
     # What the docs' reader is: a user with make run's demo permissions, not a superuser.
     user = UserFactory()
     user.user_permissions.add(*Permission.objects.filter(codename__in=["add_contact", "view_contactnote"]))
