@@ -48,7 +48,7 @@ from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.db import connection
 
-from tests.conftest import IN_CI, ROOT, free_port, require, wait_for
+from tests.conftest import CLIENT_ROOT, IN_CI, ROOT, free_port, require, wait_for
 from tests.docs.samples import (
     PARSED,
     PYTHON,
@@ -107,7 +107,8 @@ def live(committed, tmp_path_factory) -> Iterator[Live]:
         {
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             "MNEMO_TEST_WORKER_DB": connection.settings_dict["NAME"],
-            "PYTHONPATH": str(ROOT),
+            # This tree's client first, whatever copy is installed (as tests/conftest.py does in process).
+            "PYTHONPATH": os.pathsep.join([str(ROOT), str(CLIENT_ROOT)]),
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
             "MNEMO_URL": url,
             "MNEMO_TOKEN": key,
