@@ -73,6 +73,22 @@ class SearchFilters:
     metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
     created_after: datetime | None = None
     created_before: datetime | None = None
+    #: Recall as of this moment (memories valid then); None: now (docs/time-aware.md).
+    as_of: datetime | None = None
+
+
+def _validity_sql(filters: SearchFilters, params: dict[str, Any]) -> str:
+    """Valid at ``as_of`` (default now): valid_from ≤ as_of < valid_until and not expired then;
+    an empty end is open. Forgotten memories stay out at every moment (_filter_sql)."""
+    if filters.as_of is None:
+        moment = "now()"
+    else:
+        params["as_of"] = filters.as_of
+        moment = "%(as_of)s::timestamptz"
+    return (
+        f"(m.valid_from IS NULL OR m.valid_from <= {moment}) AND (m.valid_until IS NULL OR m.valid_until > {moment})"
+        f" AND (m.expires_at IS NULL OR m.expires_at > {moment})"
+    )
 
 
 @dataclass(frozen=True)
@@ -97,7 +113,7 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
         "m.namespace_id = ANY(%(ns)s)",
         "m.status = 'ready'",
         "m.forgotten_at IS NULL",
-        "(m.expires_at IS NULL OR m.expires_at > now())",
+        _validity_sql(filters, params),
     ]
     if filters.tags:
         params["tags"] = filters.tags
