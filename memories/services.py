@@ -353,7 +353,12 @@ def remember(
     try:
         with transaction.atomic():
             _set_lock_timeout()
-            Namespace.objects.select_for_update().filter(pk=namespace.pk).first()
+            # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
+            # that only references the namespace (a forgetting's tombstone, an add_memory row)
+            # does not wait for it. It must not: a forgetting holds its memory's row and then
+            # needs the namespace's key-share lock, while remember, holding the namespace, may
+            # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
+            Namespace.objects.select_for_update(no_key=True).filter(pk=namespace.pk).first()
             near: list[Near] = []
             superseded: list[Near] = []
             if dedup_policy != "insert" or supersede == "close":
@@ -437,9 +442,9 @@ def _near_and_superseded(text: str, *, namespace_id: int, vector: list[float]) -
 
 def close_superseded(*, actor: Any, memory: Memory, candidates: list[Near]) -> list[Near]:
     """Close the validity of the memories ``memory`` supersedes: ``valid_until`` = its
-    ``valid_from`` (or now); history records it on both (``superseded`` on the old one, with
-    ``superseded_by``; the new one's ``add`` lists ``supersedes``). Returns ``candidates`` with
-    ``closed`` and ``valid_until`` set.
+    ``valid_from`` (or now, which then becomes the new one's ``valid_from``); history records it
+    on both (``superseded`` on the old one, with ``superseded_by``; the new one's ``add`` lists
+    ``supersedes``). Returns ``candidates`` with ``closed`` and ``valid_until`` set.
 
     Under the rows' locks, as every write of a memory (:func:`_locked`), taken in id order and
     read again: a memory forgotten, closed or changed meanwhile is decided on as it is now. Not
@@ -488,6 +493,11 @@ def close_superseded(*, actor: Any, memory: Memory, candidates: list[Near]) -> l
         )
         extra = {**candidate.extra, "closed": True, "valid_until": close_at}
         result.append(Near(id=candidate.id, text=candidate.text, similarity=candidate.similarity, extra=extra))
+    if memory.valid_from is None and any(n.extra["closed"] for n in result):
+        # The new fact holds from where the old one stopped: recall as of an earlier moment finds
+        # the old fact alone, not both.
+        memory.valid_from = close_at
+        memory.save(update_fields=["valid_from", "updated_at"])
     return result
 
 
