@@ -20,7 +20,8 @@ from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embe
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import _vector_literal
 from memories.tags import normalize_tags
-from memories.temporal import check_validity, contradiction
+from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
+from memories.temporal import check_validity, contradiction, shape
 
 DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
 #: remember's ``supersede``: "report" a newer fact's contradicted memories, or also "close" them.
@@ -428,9 +429,14 @@ def _near_and_superseded(text: str, *, namespace_id: int, vector: list[float]) -
         limit=NEAR_CANDIDATES,
     )
     near, superseded = [], []
+    new = shape(text) if len(text) <= SUPERSEDE_MAX_CHARS else None  # read once for every candidate
     for row_id, row_text, distance in rows:
         similarity = _similarity(distance)
-        found = contradiction(row_text, text, similarity=similarity, threshold=plain, change_threshold=change)
+        found = (
+            None
+            if new is None
+            else contradiction(row_text, new, similarity=similarity, threshold=plain, change_threshold=change)
+        )
         if found is not None:
             extra = {"old_values": found.old_values, "new_values": found.new_values}
             extra |= {"closed": False, "valid_until": None}

@@ -22,6 +22,7 @@ without case (Chinese, Japanese, Arabic, Hebrew, Thai…) only have their number
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -43,6 +44,11 @@ _CHANGE = frozenset(
 )
 _CHANGE_PAIRS = frozenset({("no", "longer"), ("not", "anymore")})
 _MARKERS = _FUNCTION_WORDS | _ADDITIVE | _CHANGE
+_DIGIT = re.compile(r"\d")
+#: Longer texts are not compared: a document is not one fact, and a fact of more than the embedder's
+#: window is not "the same thing" said with another value (a stated fact is a sentence or two). It
+#: also bounds what the rule costs remember: at most 8 candidates of this many characters.
+MAX_CHARS = 500
 #: Stripped from both ends of a token (a value keeps its inner punctuation: "TEAM-123", "Dr.").
 _EDGE = ".,;:!?()[]{}\"'“”‘’«»"
 
@@ -74,7 +80,7 @@ def _word(token: str) -> str:
 def _is_value(token: str, word: str) -> bool:
     if not word:
         return False
-    if any(c.isdigit() for c in token) or token[0] in "@#$€£":
+    if token[0] in "@#$€£" or _DIGIT.search(token):
         return True
     first = token.strip(_EDGE)[:1]
     return first.isupper() and word not in _FUNCTION_WORDS
@@ -157,17 +163,23 @@ REST_OVERLAP = 0.5
 
 def contradiction(
     old: str,
-    new: str,
+    new: str | Shape,
     *,
     similarity: float,
     threshold: float,
     change_threshold: float,
     rest_overlap: float = REST_OVERLAP,
 ) -> Contradiction | None:
-    """Whether ``new`` supersedes ``old`` (the module's rule); the replaced values if it does."""
-    if similarity < min(threshold, change_threshold):
+    """Whether ``new`` supersedes ``old`` (the module's rule); the replaced values if it does.
+    ``new`` may be given as its :func:`shape` (remember reads it once for all its candidates);
+    a text longer than MAX_CHARS is never compared."""
+    if similarity < min(threshold, change_threshold) or len(old) > MAX_CHARS:
         return None
-    a, b = shape(old), shape(new)
+    if isinstance(new, str):
+        if len(new) > MAX_CHARS:
+            return None
+        new = shape(new)
+    a, b = shape(old), new
     if similarity < (change_threshold if b.change else threshold):
         return None
     return replaced_values(a, b, rest_overlap=rest_overlap)

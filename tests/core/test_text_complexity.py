@@ -25,11 +25,10 @@ import pytest
 
 from assistant.services.build_system_prompt_service import build_frozen_prefix, memory_block
 from core.fields import TextField, check_json, check_text
-from memories import selectors
+from memories import selectors, temporal
 from memories.embedding import MiniLMInt8Embedder, get_embedder
 from memories.services import same_specifics
 from memories.tags import normalize_tag, normalize_tags
-from memories.temporal import contradiction
 from toolrules.capture import find_decrees
 from toolrules.enforcement import targets_of
 from toolrules.models import rule_fingerprint
@@ -176,12 +175,14 @@ TEXT_PASSES: dict[str, Callable[[str], Any]] = {
     "field cleaning (TextField)": lambda text: TextField(max_length=10**6, allow_blank=True).run_validation(text),
     "field cleaning (check_json)": lambda text: check_json({"text": text, "parts": [text[:16]] * (len(text) // 100)}),
     "near-duplicate specifics": lambda text: same_specifics(text, text[::-1]),
-    # remember's supersession rule (memories.temporal), both texts read in full (similarity 1).
-    "supersession (contradiction)": lambda text: contradiction(
-        text, text[::-1], similarity=1.0, threshold=0.0, change_threshold=0.0, rest_overlap=0.0
+    # remember's supersession rule (memories.temporal): its parts, on texts of any length (remember
+    # compares texts up to MAX_CHARS only).
+    "supersession (shape)": temporal.shape,
+    "supersession (rule)": lambda text: temporal.replaced_values(
+        temporal.shape(text), temporal.shape(text[::-1]), rest_overlap=0.0
     ),
-    "supersession (acronyms)": lambda text: contradiction(
-        text, text.swapcase(), similarity=1.0, threshold=0.0, change_threshold=0.0, rest_overlap=0.0
+    "supersession (acronyms)": lambda text: temporal.replaced_values(
+        temporal.shape(text), temporal.shape(text.swapcase()), rest_overlap=0.0
     ),
     "decree detection": find_decrees,
     "rule targets (enforcement)": targets_of,
