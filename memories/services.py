@@ -639,8 +639,14 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
     memory = _locked(memory.pk)
     _refuse_unless_live(memory, doing="changed")
-    # A valid_until that was the expiry (remember copies it) follows a new expiry.
-    if "expires_at" in changes and "valid_until" not in changes and memory.valid_until == memory.expires_at:
+    # A valid_until that was the expiry (remember copies it) follows a new expiry; an open one stays
+    # open (the expiry alone ends recall: selectors._validity_sql).
+    if (
+        "expires_at" in changes
+        and "valid_until" not in changes
+        and memory.valid_until is not None
+        and memory.valid_until == memory.expires_at
+    ):
         changes["valid_until"] = changes["expires_at"]
     # The interval as it will be, from the locked row: checked before anything is written.
     check_validity(changes.get("valid_from", memory.valid_from), changes.get("valid_until", memory.valid_until))

@@ -378,3 +378,39 @@ def test_closing_waits_for_the_row_lock_of_a_concurrent_forget(user):
         else:  # forgotten first: the close found it gone (not a candidate) or not live once locked
             assert events == ["add", "forget"] and memory.valid_until is None
         Memory.objects.filter(namespace=world.namespace).update(forgotten_at=timezone.now())
+
+
+def test_a_valid_until_copied_from_the_expiry_follows_a_new_expiry(token_client):
+    expires = timezone.now() + timedelta(days=3)
+    body = token_client.post(
+        "/api/v1/memories/remember",
+        {"text": "The office is closed for renovation.", "expires_at": expires.isoformat()},
+        format="json",
+    ).json()
+    later = (timezone.now() + timedelta(days=9)).isoformat()
+    shown = token_client.patch(f"/api/v1/memories/{body['memory_id']}", {"expires_at": later}, format="json").json()
+    assert shown["valid_until"] == shown["expires_at"] and shown["valid_until"] != body.get("valid_until")
+    assert Memory.objects.get(id=body["memory_id"]).valid_until > expires
+
+
+def test_the_admin_edits_the_validity_refuses_a_bad_one_and_shows_a_supersession(client, user):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    namespace = ensure_user_namespace(user)
+    old = services.remember(actor=user, namespace=namespace, text="User's manager is John Smith.")
+    new = services.remember(actor=user, namespace=namespace, text="User's manager is Maria Lopez.", supersede="close")
+    page = client.get(f"/admin/memories/memory/{old.memory_id}/change/").content.decode()
+    assert 'name="valid_from_0"' in page and 'name="valid_until_0"' in page
+    assert f"superseded by #{new.memory_id}" in page
+    page = client.get(f"/admin/memories/memory/{new.memory_id}/change/").content.decode()
+    assert f"#{old.memory_id}" in page and "supersedes" in page
+    form = {"text": "User's manager is Maria Lopez.", "tags": "", "expires_at_0": "", "expires_at_1": ""}
+    bad = {**form, "valid_from_0": "2024-01-01", "valid_from_1": "00:00:00"}
+    bad |= {"valid_until_0": "2020-01-01", "valid_until_1": "00:00:00"}
+    response = client.post(f"/admin/memories/memory/{new.memory_id}/change/", bad)
+    assert response.status_code == 200 and "valid_from must be before valid_until" in response.content.decode()
+    assert Memory.objects.get(id=new.memory_id).valid_until is None
+    good = {**bad, "valid_until_0": "2030-01-01"}
+    assert client.post(f"/admin/memories/memory/{new.memory_id}/change/", good).status_code == 302
+    assert Memory.objects.get(id=new.memory_id).valid_until == datetime(2030, 1, 1, tzinfo=UTC)
