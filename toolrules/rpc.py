@@ -171,8 +171,11 @@ def remember(user: Any, data: dict[str, Any]) -> dict[str, Any]:
 def add_memory(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Seed 002's add_memory: queued and embedded in the background (``async``: true, default)."""
     memory = memory_operations.add_memory(user=user, data=data)
-    status = "queued" if data["async"] else memory.status
-    return {"ok": True, "id": memory.id, "event_id": str(memory.event_id), "status": status}
+    if data["async"]:
+        status, message = "queued", f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
+    else:
+        status, message = memory.status, f"Memory stored successfully with ID: {memory.id}"
+    return {"ok": True, "id": memory.id, "event_id": str(memory.event_id), "status": status, "message": message}
 
 
 @server.register_procedure(name="memory.search_memory", context_target="ctx")
