@@ -438,7 +438,7 @@ def _near_and_superseded(text: str, *, namespace_id: int, vector: list[float]) -
             else contradiction(row_text, new, similarity=similarity, threshold=plain, change_threshold=change)
         )
         if found is not None:
-            extra = {"old_values": found.old_values, "new_values": found.new_values}
+            extra: dict[str, Any] = {"old_values": found.old_values, "new_values": found.new_values}
             extra |= {"closed": False, "valid_until": None}
             superseded.append(Near(id=row_id, text=row_text, similarity=similarity, extra=extra))
         elif similarity >= duplicate and same_specifics(text, row_text):
@@ -472,13 +472,12 @@ def close_superseded(*, actor: Any, memory: Memory, candidates: list[Near]) -> l
     result = []
     for candidate in candidates:
         old = locked.get(candidate.id)
-        closable = (
-            old is not None
-            and old.forgotten_at is None
-            and (old.valid_from is None or old.valid_from < close_at)
-            and (old.valid_until is None or old.valid_until > close_at)
-        )
-        if not closable:
+        if (
+            old is None
+            or old.forgotten_at is not None
+            or (old.valid_from is not None and old.valid_from >= close_at)
+            or (old.valid_until is not None and old.valid_until <= close_at)
+        ):
             result.append(candidate)
             continue
         previous = old.valid_until
