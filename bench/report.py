@@ -259,6 +259,10 @@ def main() -> None:
     from bench.text_limits import newest_section  # its own results, bench/results/text-limits/ (issue 24)
 
     section = newest_section()
+    text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
+    from bench.contradictions import newest_section as supersession  # bench/results/contradictions/ (issue 26)
+
+    section = supersession()
     target.write_text(text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text)
     print(f"wrote {target}")
 

@@ -32,6 +32,7 @@ from core.secrets import reject_secrets, secret_in
 from memories import permissions, selectors, services
 from memories.latency import percentile
 from memories.models import DuplicateDismissal, Memory, MemoryEvent, Namespace, SearchLatency, Tombstone
+from memories.temporal import check_validity
 
 
 def _can(request: HttpRequest, perm: str, namespace: Namespace | None = None) -> bool:
@@ -178,7 +179,7 @@ class TombstoneNearbyFilter(admin.SimpleListFilter):
 class MemoryForm(forms.ModelForm):
     class Meta:
         model = Memory
-        fields = ["text", "tags", "expires_at"]
+        fields = ["text", "tags", "expires_at", "valid_from", "valid_until"]
 
     def clean_text(self) -> str:
         try:
@@ -205,6 +206,11 @@ class MemoryForm(forms.ModelForm):
         data = super().clean()
         if self.instance.pk and self.instance.forgotten_at is not None and self.changed_data:
             raise ValidationError("This memory was forgotten; restore it from the tombstones before changing it.")
+        # update_memory's rule, as a form error (docs/time-aware.md).
+        try:
+            check_validity(data.get("valid_from"), data.get("valid_until"))
+        except MnemoError as exc:
+            raise ValidationError(exc.message) from exc
         return data
 
 
@@ -288,6 +294,8 @@ FIELD_LABELS = {
     "source_provider": "source",
     "capture_mode": "capture mode",
     "session_id": "session",
+    "valid_from": "valid from",
+    "valid_until": "valid until",
 }
 
 
@@ -315,6 +323,14 @@ def describe_event(event: MemoryEvent) -> list[tuple[str, str, str | None]]:
         rows.append(("added", via and f"via {via}", None))
         if event.new_text:
             rows.append(("text", "", event.new_text))
+        if data.get("supersedes"):
+            rows.append(("supersedes", ", ".join(f"#{i}" for i in data["supersedes"]), None))
+        if data.get("contradicts"):
+            rows.append(("contradicts (left open)", ", ".join(f"#{i}" for i in data["contradicts"]), None))
+        return rows
+    if event.event_type == MemoryEvent.Type.SUPERSEDED:
+        rows.append((f"superseded by #{data.get('superseded_by')}", event.new_text, None))
+        rows.append(("valid until", _show(data.get("old_valid_until")), _show(data.get("valid_until"))))
         return rows
     if event.old_text and event.new_text and event.old_text != event.new_text:
         rows.append(("text", event.old_text, event.new_text))
@@ -408,6 +424,7 @@ class MemoryAdmin(NamespaceScopedAdmin):
     ]
     fieldsets = [
         (None, {"fields": ["text", "tags", "expires_at"]}),
+        ("When it holds (docs/time-aware.md)", {"fields": ["valid_from", "valid_until"]}),
         (
             "Where it lives and where it came from",
             {"fields": ["namespace", "status_badge", "source_provider", "capture_mode", "importance", "session_id"]},
@@ -488,7 +505,8 @@ class MemoryAdmin(NamespaceScopedAdmin):
 
     def save_model(self, request, obj, form, change):
         original = Memory.objects.get(pk=obj.pk)
-        changes = {f: form.cleaned_data[f] for f in form.changed_data if f in {"text", "tags", "expires_at"}}
+        editable = {"text", "tags", "expires_at", "valid_from", "valid_until"}
+        changes = {f: form.cleaned_data[f] for f in form.changed_data if f in editable}
         if not changes:
             return
         try:
@@ -506,7 +524,8 @@ class MemoryAdmin(NamespaceScopedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.forgotten_at is not None:
-            return ["text", "tags", "expires_at", *self.readonly_fields]  # forgotten: nothing to edit
+            # forgotten: nothing to edit
+            return ["text", "tags", "expires_at", "valid_from", "valid_until", *self.readonly_fields]
         return self.readonly_fields
 
     def change_view(self, request, object_id, form_url="", extra_context=None):

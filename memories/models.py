@@ -9,7 +9,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
@@ -97,6 +97,11 @@ class Memory(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: When the fact became and stopped being true (docs/time-aware.md): recall "as of" a moment
+    #: finds the memories with valid_from ≤ moment < valid_until (an empty end is open). A newer
+    #: memory that supersedes this one closes it (``valid_until``); given, or from ``expires_at``.
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_until = models.DateTimeField(null=True, blank=True)
     #: Set when the memory is forgotten, corrected or merged away: out of recall, kept on record.
     forgotten_at = models.DateTimeField(null=True, blank=True, db_index=True)
     search_vector = models.GeneratedField(
@@ -111,6 +116,10 @@ class Memory(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(importance__gte=0) & Q(importance__lte=1), name="memory_importance_0_1"),
+            models.CheckConstraint(
+                condition=Q(valid_from__isnull=True) | Q(valid_until__isnull=True) | Q(valid_from__lt=F("valid_until")),
+                name="memory_valid_from_before_until",
+            ),
         ]
         indexes = [
             GinIndex(fields=["search_vector"], name="memory_search_vector_gin"),
@@ -203,7 +212,8 @@ class Tombstone(models.Model):
 
 
 class MemoryEvent(models.Model):
-    """One entry of a memory's history: add, update, forget, correct, confirm, restore, merge.
+    """One entry of a memory's history: add, update, forget, correct, confirm, restore, merge,
+    superseded (a newer memory closed its validity; ``data.superseded_by``).
 
     The link to the memory carries no database constraint, so history outlives a purged memory.
     """
@@ -216,6 +226,7 @@ class MemoryEvent(models.Model):
         CONFIRM = "confirm", "confirm"
         RESTORE = "restore", "restore"
         MERGE = "merge", "merge"
+        SUPERSEDED = "superseded", "superseded"
 
     memory = models.ForeignKey(Memory, on_delete=models.DO_NOTHING, db_constraint=False, related_name="events")
     event_type = models.CharField(max_length=10, choices=Type.choices)

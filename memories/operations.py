@@ -29,6 +29,8 @@ def add_memory(*, user: Any, data: dict[str, Any]) -> Memory:
         content=data["content"],
         metadata=data.get("metadata") or {},
         run_async=data.get("async", True),
+        valid_from=data.get("valid_from"),
+        valid_until=data.get("valid_until"),
     )
 
 
@@ -48,6 +50,7 @@ def search(*, user: Any, data: dict[str, Any]) -> tuple[Any, list[selectors.Sear
             metadata=data.get("metadata") or {},
             created_after=data.get("created_after"),
             created_before=data.get("created_before"),
+            as_of=data.get("as_of"),
         ),
     )
     return namespace, hits

@@ -30,6 +30,7 @@ from memories.api.serializers import ImportLineInput, ImportTombstoneInput
 from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, embed_with_windows
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import forget_namespace_stats, own_index_name, own_index_vector, own_indexes
+from memories.temporal import check_validity
 
 # --- re-embedding ---------------------------------------------------------------------------------
 
@@ -124,6 +125,8 @@ def memory_record(memory: Memory, *, with_embedding: bool) -> dict[str, Any]:
         "session_id": memory.session_id,
         "status": memory.status,
         "expires_at": _iso(memory.expires_at),
+        "valid_from": _iso(memory.valid_from),
+        "valid_until": _iso(memory.valid_until),
         "last_confirmed_at": _iso(memory.last_confirmed_at),
         "created_at": _iso(memory.created_at),
         "updated_at": _iso(memory.updated_at),
@@ -230,9 +233,12 @@ def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
     embedding = data["embedding"]
     if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
         raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    check_validity(data["valid_from"], data["valid_until"])
     return {
         "text": text,
         "tags": tags,
+        "valid_from": data["valid_from"],
+        "valid_until": data["valid_until"],
         "importance": float(data["importance"]),
         "capture_mode": data["capture_mode"] or "",
         "metadata": data["metadata"] or {},
@@ -374,6 +380,8 @@ def _import_batch(
                 source_provider=fields["source_provider"],
                 session_id=fields["session_id"],
                 expires_at=fields["expires_at"],
+                valid_from=fields["valid_from"],
+                valid_until=fields["valid_until"],
                 last_confirmed_at=fields["last_confirmed_at"],
                 forgotten_at=fields["forgotten_at"],
                 embedding=vector,

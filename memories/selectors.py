@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import connection, connections, router
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
@@ -73,6 +74,23 @@ class SearchFilters:
     metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
     created_after: datetime | None = None
     created_before: datetime | None = None
+    #: Recall as of this moment (memories valid then); None: now (docs/time-aware.md).
+    as_of: datetime | None = None
+
+
+def _validity_sql(filters: SearchFilters, params: dict[str, Any]) -> str:
+    """Valid at ``as_of`` (default now): valid_from ≤ as_of < valid_until and not expired then;
+    an empty end is open. Forgotten memories stay out at every moment (_filter_sql).
+
+    "Now" is the application's clock, the one remember closes a superseded fact with, not the
+    transaction's start (PostgreSQL's now()): a search in the transaction that closed a fact
+    sees the new one."""
+    params["as_of"] = filters.as_of or timezone.now()
+    moment = "%(as_of)s::timestamptz"
+    return (
+        f"(m.valid_from IS NULL OR m.valid_from <= {moment}) AND (m.valid_until IS NULL OR m.valid_until > {moment})"
+        f" AND (m.expires_at IS NULL OR m.expires_at > {moment})"
+    )
 
 
 @dataclass(frozen=True)
@@ -97,7 +115,7 @@ def _filter_sql(namespace_ids: list[int], filters: SearchFilters, params: dict[s
         "m.namespace_id = ANY(%(ns)s)",
         "m.status = 'ready'",
         "m.forgotten_at IS NULL",
-        "(m.expires_at IS NULL OR m.expires_at > now())",
+        _validity_sql(filters, params),
     ]
     if filters.tags:
         params["tags"] = filters.tags

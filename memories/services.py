@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,8 +20,14 @@ from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embe
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import _vector_literal
 from memories.tags import normalize_tags
+from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
+from memories.temporal import check_validity, contradiction, shape
 
 DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
+#: remember's ``supersede``: "report" a newer fact's contradicted memories, or also "close" them.
+SUPERSEDE_POLICIES = ("report", "close")
+#: Nearest memories remember reads in its one candidate query (near-duplicates and superseded).
+NEAR_CANDIDATES = 8
 
 # Tokens that carry a number: ids, codes, times, dates, amounts ("TEAM-123", "10am", "$40"): the
 # runs between separators that hold a digit, each tried from its first character only (the
@@ -198,6 +205,8 @@ class RememberResult:
     message: str
     near_duplicates: list[Near] | None
     previously_corrected: list[Near]
+    #: Live memories the new one contradicts (extra: old_values, new_values, closed, valid_until).
+    supersedes: list[Near] = dataclass_field(default_factory=list)
 
 
 def validate_text(text: str, *, field: str = "text") -> str:
@@ -237,8 +246,11 @@ def _set_lock_timeout() -> None:
 
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
     """Rows of ``table`` in the namespace with cosine similarity ≥ threshold, nearest first."""
+    # Live now: a fact whose validity ended (superseded, or remembered as past) is history, neither
+    # a duplicate of a new memory nor superseded by it.
     live = (
         "AND t.status = 'ready' AND t.forgotten_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
+        " AND (t.valid_until IS NULL OR t.valid_until > now())"
         if table == "memories_memory"
         else ""
     )
@@ -309,12 +321,20 @@ def remember(
     expires_at: datetime | None = None,
     last_confirmed_at: datetime | None = None,
     metadata: dict[str, Any] | None = None,
+    valid_from: datetime | None = None,
+    valid_until: datetime | None = None,
+    supersede: str = "report",
 ) -> RememberResult:
     """Seed 003's ``remember``: validate, embed, check near-duplicates and tombstones, insert.
 
     Embedding happens before the transaction (nothing is written if it fails). The namespace row
     is locked for the check-then-insert, so two concurrent ``skip_if_near`` calls with the same
     text store one memory, not two.
+
+    Time (docs/time-aware.md): ``valid_from`` / ``valid_until`` bound when the fact holds
+    (``valid_until`` is ``expires_at`` when only that is given). One candidate query finds both
+    the near-duplicates and the live memories the new one contradicts (``supersedes``); with
+    ``supersede="close"`` those are closed (:func:`close_superseded`).
     """
     validate_text(text)
     reject_secrets(tags=tags, metadata=metadata, source_provider=source_provider, session_id=session_id)
@@ -324,19 +344,28 @@ def remember(
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
     if dedup_policy not in DEDUP_POLICIES:
         raise InvalidInput(f"dedup_policy must be one of {', '.join(DEDUP_POLICIES)}.")
+    if supersede not in SUPERSEDE_POLICIES:
+        raise InvalidInput(f"supersede must be one of {', '.join(SUPERSEDE_POLICIES)}.")
+    if valid_until is None and expires_at is not None:
+        valid_until = expires_at
+    check_validity(valid_from, valid_until)
     vector, windows, model = _embed_one(text)
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     try:
         with transaction.atomic():
             _set_lock_timeout()
-            Namespace.objects.select_for_update().filter(pk=namespace.pk).first()
+            # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
+            # that only references the namespace (a forgetting's tombstone, an add_memory row)
+            # does not wait for it. It must not: a forgetting holds its memory's row and then
+            # needs the namespace's key-share lock, while remember, holding the namespace, may
+            # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
+            Namespace.objects.select_for_update(no_key=True).filter(pk=namespace.pk).first()
             near: list[Near] = []
-            if dedup_policy != "insert":
-                near = [
-                    Near(id=r[0], text=r[1], similarity=_similarity(r[2]), extra={})
-                    for r in _near("memories_memory", namespace_id=namespace.pk, vector=vector, threshold=threshold)
-                    if same_specifics(text, r[1])
-                ]
+            superseded: list[Near] = []
+            if dedup_policy != "insert" or supersede == "close":
+                near, superseded = _near_and_superseded(text, namespace_id=namespace.pk, vector=vector)
+                if dedup_policy == "insert":
+                    near = []
             corrected = [
                 Near(
                     id=r[0],
@@ -354,7 +383,7 @@ def remember(
                 if same_specifics(text, r[1])
             ]
             if dedup_policy == "skip_if_near" and near:
-                return RememberResult(near[0].id, "Already remembered", near, corrected)
+                return RememberResult(near[0].id, "Already remembered", near, corrected, superseded)
             memory = _insert_ready(
                 namespace=namespace,
                 text=text,
@@ -370,11 +399,111 @@ def remember(
                 last_confirmed_at=last_confirmed_at or now,
                 metadata=metadata or {},
                 created_by=actor,
+                valid_from=valid_from,
+                valid_until=valid_until,
             )
-            _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember")
+            if supersede == "close" and superseded:
+                superseded = close_superseded(actor=actor, memory=memory, candidates=superseded)
+            time_data: dict[str, Any] = {}
+            if superseded:
+                time_data["supersedes"] = [n.id for n in superseded if n.extra["closed"]]
+                time_data["contradicts"] = [n.id for n in superseded if not n.extra["closed"]]
+            _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember", **time_data)
     except DatabaseError as exc:
         raise DatabaseUnavailable(f"The memory was not stored: {exc.__class__.__name__}.") from exc
-    return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected)
+    return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected, superseded)
+
+
+def _near_and_superseded(text: str, *, namespace_id: int, vector: list[float]) -> tuple[list[Near], list[Near]]:
+    """remember's one candidate query, read two ways: the near-duplicates of ``text`` (cosine ≥
+    MNEMO_NEAR_DUPLICATE_THRESHOLD and the same numbers and codes) and the live memories it
+    contradicts (memories.temporal.contradiction; MNEMO_SUPERSEDE_*). A memory the new text
+    contradicts is a changed fact, never a duplicate of it (so skip_if_near does not drop it)."""
+    duplicate = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+    plain, change = settings.MNEMO_SUPERSEDE_THRESHOLD, settings.MNEMO_SUPERSEDE_CHANGE_THRESHOLD
+    rows = _near(
+        "memories_memory",
+        namespace_id=namespace_id,
+        vector=vector,
+        threshold=min(duplicate, plain, change),
+        limit=NEAR_CANDIDATES,
+    )
+    near, superseded = [], []
+    new = shape(text) if len(text) <= SUPERSEDE_MAX_CHARS else None  # read once for every candidate
+    for row_id, row_text, distance in rows:
+        similarity = _similarity(distance)
+        found = (
+            None
+            if new is None
+            else contradiction(row_text, new, similarity=similarity, threshold=plain, change_threshold=change)
+        )
+        if found is not None:
+            extra: dict[str, Any] = {"old_values": found.old_values, "new_values": found.new_values}
+            extra |= {"closed": False, "valid_until": None}
+            superseded.append(Near(id=row_id, text=row_text, similarity=similarity, extra=extra))
+        elif similarity >= duplicate and same_specifics(text, row_text):
+            near.append(Near(id=row_id, text=row_text, similarity=similarity, extra={}))
+    return near[:5], superseded
+
+
+def close_superseded(*, actor: Any, memory: Memory, candidates: list[Near]) -> list[Near]:
+    """Close the validity of the memories ``memory`` supersedes: ``valid_until`` = its
+    ``valid_from`` (or now, which then becomes the new one's ``valid_from``); history records it
+    on both (``superseded`` on the old one, with ``superseded_by``; the new one's ``add`` lists
+    ``supersedes``). Returns ``candidates`` with ``closed`` and ``valid_until`` set.
+
+    Under the rows' locks, as every write of a memory (:func:`_locked`), taken in id order and
+    read again: a memory forgotten, closed or changed meanwhile is decided on as it is now. Not
+    closed (reported only): one whose validity starts at or after the closing moment, or ended
+    before it; and nothing when the new fact itself ended already (a fact about the past
+    supersedes no current one).
+    """
+    now = timezone.now()
+    close_at = memory.valid_from or now
+    if memory.valid_until is not None and memory.valid_until <= max(close_at, now):
+        return candidates
+    _set_lock_timeout()
+    locked = {
+        row.pk: row
+        for row in Memory.objects.select_for_update(of=("self",))
+        .filter(pk__in=[c.id for c in candidates])
+        .order_by("id")
+    }
+    result = []
+    for candidate in candidates:
+        old = locked.get(candidate.id)
+        if (
+            old is None
+            or old.forgotten_at is not None
+            or (old.valid_from is not None and old.valid_from >= close_at)
+            or (old.valid_until is not None and old.valid_until <= close_at)
+        ):
+            result.append(candidate)
+            continue
+        previous = old.valid_until
+        old.valid_until = close_at
+        old.save(update_fields=["valid_until", "updated_at"])
+        _event(
+            old,
+            MemoryEvent.Type.SUPERSEDED,
+            actor=actor,
+            old_text=old.text,
+            new_text=memory.text,
+            superseded_by=memory.pk,
+            valid_until=close_at.isoformat(),
+            old_valid_until=_plain(previous),
+            similarity=candidate.similarity,
+            old_values=candidate.extra["old_values"],
+            new_values=candidate.extra["new_values"],
+        )
+        extra = {**candidate.extra, "closed": True, "valid_until": close_at}
+        result.append(Near(id=candidate.id, text=candidate.text, similarity=candidate.similarity, extra=extra))
+    if memory.valid_from is None and any(n.extra["closed"] for n in result):
+        # The new fact holds from where the old one stopped: recall as of an earlier moment finds
+        # the old fact alone, not both.
+        memory.valid_from = close_at
+        memory.save(update_fields=["valid_from", "updated_at"])
+    return result
 
 
 def _similarity(distance: float) -> float:
@@ -388,13 +517,18 @@ def add_memory(
     content: str,
     metadata: dict[str, Any] | None = None,
     run_async: bool = True,
+    valid_from: datetime | None = None,
+    valid_until: datetime | None = None,
 ) -> Memory:
     """Seed 002's ``add_memory``: store now, embed later (or now, with ``run_async=False``).
 
     Async: the row is committed ``queued`` with its event id before anything else, and the
     embedding task is sent after the commit; a broker that is down leaves it for the sweeper.
+    It takes a validity (``valid_from`` / ``valid_until``) but supersedes nothing: only
+    ``remember`` compares a new fact with the stored ones (docs/time-aware.md).
     """
     validate_text(content, field="content")
+    check_validity(valid_from, valid_until)
     reject_secrets(metadata=metadata)  # its tags, source_provider and session_id included
     metadata = dict(metadata or {})
     raw_tags = metadata.get("tags", [])
@@ -413,6 +547,8 @@ def add_memory(
         "capture_mode": capture_mode,
         "source_provider": str(metadata.get("source_provider", ""))[:200],
         "session_id": str(metadata.get("session_id", ""))[:255],
+        "valid_from": valid_from,
+        "valid_until": valid_until,
     }
     try:
         if run_async:
@@ -441,6 +577,8 @@ _UPDATABLE = {
     "source_provider",
     "capture_mode",
     "session_id",
+    "valid_from",
+    "valid_until",
 }
 
 
@@ -500,6 +638,17 @@ def update_memory(*, actor: Any, memory: Memory, **changes: Any) -> Memory:
         raise InvalidInput("expires_at is in the past; a memory must expire in the future.")
     memory = _locked(memory.pk)
     _refuse_unless_live(memory, doing="changed")
+    # A valid_until that was the expiry (remember copies it) follows a new expiry; an open one stays
+    # open (the expiry alone ends recall: selectors._validity_sql).
+    if (
+        "expires_at" in changes
+        and "valid_until" not in changes
+        and memory.valid_until is not None
+        and memory.valid_until == memory.expires_at
+    ):
+        changes["valid_until"] = changes["expires_at"]
+    # The interval as it will be, from the locked row: checked before anything is written.
+    check_validity(changes.get("valid_from", memory.valid_from), changes.get("valid_until", memory.valid_until))
     old_text = memory.text
     changed = [field for field, value in changes.items() if _plain(getattr(memory, field)) != _plain(value)]
     # Old and new value of every other field that changed, so history reads "tags: a → a, b".

@@ -679,6 +679,20 @@ RPC_ROWS: dict[str, RpcRow] = {
         _exp(Sees(True), Sees(False), Sees(False), Sees(True), NO_NS),
         seen=lambda w, c, result: str(w.rule[c].id) in {r["id"] for r in result},
     ),
+    # The memory methods: the rows of their gateway tools.
+    "memory.remember": RpcRow(
+        lambda w, c: _with_namespace({"text": "Harness fact."}, w.namespace[c]),
+        _exp(OK, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND),
+    ),
+    "memory.add_memory": RpcRow(
+        lambda w, c: _with_namespace({"content": "Harness fact."}, w.namespace[c]),
+        _exp(OK, NOT_FOUND, NOT_FOUND, DENIED, NOT_FOUND),
+    ),
+    "memory.search_memory": RpcRow(
+        lambda w, c: _with_namespace({"query": w.memory[c].text}, w.namespace[c]),
+        _exp(Sees(True), NOT_FOUND, NOT_FOUND, Sees(True), NOT_FOUND),
+        seen=lambda w, c, result: w.memory[c].id in {r["id"] for r in result["results"]},
+    ),
 }
 
 

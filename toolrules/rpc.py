@@ -1,4 +1,7 @@
-"""JSON-RPC 2.0 at POST /rpc (django-modern-rpc): the six ``memory.*`` methods of seed 004.
+"""JSON-RPC 2.0 at POST /rpc (django-modern-rpc): the six ``memory.*`` methods of seed 004, and
+``memory.remember``, ``memory.add_memory`` and ``memory.search_memory`` (seeds 003 and 002, with the
+contracts and operations of their REST calls and tools: ``memories.api.serializers``,
+``memories.operations``).
 
 Authentication is the API's token (``Authorization: Token …``). Each method's params are
 validated by the serializer of the same operation over REST (``toolrules.api.serializers``), by
@@ -25,6 +28,9 @@ from rest_framework.exceptions import AuthenticationFailed
 from core.api import check
 from core.authentication import authenticate_key
 from core.errors import Forbidden, InvalidInput, MnemoError, NotFound, RateLimited, error_body
+from memories import operations as memory_operations
+from memories import selectors as memory_selectors
+from memories.api import serializers as memory_contracts
 from toolrules import permissions, services
 from toolrules.api import serializers as contracts
 
@@ -151,6 +157,36 @@ def tool_rules_for_prompt(user: Any, data: dict[str, Any]) -> dict[str, Any]:
 def tool_rules_json(user: Any, data: dict[str, Any]) -> list[dict[str, Any]]:
     """The raw list of rules binding the caller (all tools, or one)."""
     return [services.serialize_rule(r) for r in services.list_rules(user=user, tool_name=data["tool_name"] or None)]
+
+
+@server.register_procedure(name="memory.remember", context_target="ctx")
+@contract(memory_contracts.RememberInput)
+def remember(user: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """Seed 003's remember: store one durable fact; the same answer as the REST call and the tool."""
+    return memory_contracts.remember_body(memory_operations.remember(user=user, data=data))
+
+
+@server.register_procedure(name="memory.add_memory", context_target="ctx")
+@contract(memory_contracts.AddMemoryInput)
+def add_memory(user: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """Seed 002's add_memory: queued and embedded in the background (``async``: true, default)."""
+    memory = memory_operations.add_memory(user=user, data=data)
+    if data["async"]:
+        status, message = "queued", f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
+    else:
+        status, message = memory.status, f"Memory stored successfully with ID: {memory.id}"
+    return {"ok": True, "id": memory.id, "event_id": str(memory.event_id), "status": status, "message": message}
+
+
+@server.register_procedure(name="memory.search_memory", context_target="ctx")
+@contract(memory_contracts.SearchToolInput)
+def search_memory(user: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """Seed 002's search_memory (``as_of``: recall as of a moment): results and their text form."""
+    _, hits = memory_operations.search(user=user, data=data)
+    return {
+        "results": memory_contracts.SearchResultOutput(hits, many=True).data,
+        "text": memory_selectors.format_results_text(hits),
+    }
 
 
 def _rpc_error(code: int, message: str, *, data: dict[str, Any] | None = None, status: int = 200) -> JsonResponse:

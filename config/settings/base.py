@@ -364,6 +364,12 @@ CELERY_BEAT_SCHEDULE = {
 MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", default=0.93)
 # The admin offers "merge into this" from this similarity (every measured rephrasing scored ≥ 0.83).
 MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8)
+# A new memory supersedes an old one (remember's ``supersedes``; memories.temporal) from this
+# cosine similarity, or from the lower second one when the new text says it is a change ("now",
+# "moved"…): chosen on half of bench/contradictions.py's predicates, reported on the other half
+# (docs/time-aware.md).
+MNEMO_SUPERSEDE_THRESHOLD = env.float("MNEMO_SUPERSEDE_THRESHOLD", default=0.46)
+MNEMO_SUPERSEDE_CHANGE_THRESHOLD = env.float("MNEMO_SUPERSEDE_CHANGE_THRESHOLD", default=0.3)
 # A write that waits longer than this for a row lock fails with DATABASE_ERROR instead of hanging.
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.

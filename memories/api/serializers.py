@@ -60,6 +60,22 @@ def namespace_field(**kwargs: Any) -> serializers.CharField:
     )
 
 
+def valid_from_field(**kwargs: Any) -> AwareDateTimeField:
+    kwargs.setdefault("required", False)
+    kwargs.setdefault("default", None)
+    kwargs.setdefault("help_text", "when the fact became true (ISO 8601); default: open (always)")
+    return AwareDateTimeField(allow_null=True, **kwargs)
+
+
+def valid_until_field(**kwargs: Any) -> AwareDateTimeField:
+    kwargs.setdefault("required", False)
+    kwargs.setdefault("default", None)
+    kwargs.setdefault(
+        "help_text", "when the fact stopped being true (ISO 8601; after valid_from); default: expires_at, else open"
+    )
+    return AwareDateTimeField(allow_null=True, **kwargs)
+
+
 class RememberInput(StrictSerializer):
     """Seed 003's ``remember``: the contract of the REST call, the tool and every import line."""
 
@@ -75,6 +91,15 @@ class RememberInput(StrictSerializer):
     last_confirmed_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     namespace = namespace_field()
     metadata = JSONObjectField(required=False, default=dict)
+    valid_from = valid_from_field()
+    valid_until = valid_until_field()
+    supersede = serializers.ChoiceField(
+        choices=["report", "close"],
+        required=False,
+        default="report",
+        help_text="a live memory this one contradicts (same subject, another value): 'report' lists it in "
+        "supersedes (default); 'close' also ends its validity (valid_until = this one's valid_from or now)",
+    )
 
 
 class NearDuplicateOutput(serializers.Serializer):
@@ -94,12 +119,29 @@ class PreviouslyCorrectedOutput(serializers.Serializer):
     forgotten_at = serializers.DateTimeField(source="extra.forgotten_at")
 
 
+class SupersedesOutput(serializers.Serializer):
+    """A live memory the new one contradicts: the same subject with another value."""
+
+    memory_id = serializers.IntegerField(source="id")
+    text = serializers.CharField()
+    similarity = serializers.FloatField()
+    old_values = serializers.ListField(
+        source="extra.old_values", child=serializers.CharField(), help_text="the values it says that the new one drops"
+    )
+    new_values = serializers.ListField(
+        source="extra.new_values", child=serializers.CharField(), help_text="the values the new one says instead"
+    )
+    closed = serializers.BooleanField(source="extra.closed", help_text="its validity was closed (supersede: close)")
+    valid_until = serializers.DateTimeField(source="extra.valid_until", allow_null=True)
+
+
 class RememberOutput(serializers.Serializer):
     ok = serializers.BooleanField(default=True)
     memory_id = serializers.IntegerField()
     message = serializers.CharField()
     near_duplicates = NearDuplicateOutput(many=True, required=False)
     previously_corrected = PreviouslyCorrectedOutput(many=True, required=False)
+    supersedes = SupersedesOutput(many=True, required=False)
 
 
 def remember_body(result: Any) -> dict[str, Any]:
@@ -109,6 +151,8 @@ def remember_body(result: Any) -> dict[str, Any]:
         body["near_duplicates"] = NearDuplicateOutput(result.near_duplicates, many=True).data
     if result.previously_corrected:
         body["previously_corrected"] = PreviouslyCorrectedOutput(result.previously_corrected, many=True).data
+    if result.supersedes:
+        body["supersedes"] = SupersedesOutput(result.supersedes, many=True).data
     return body
 
 
@@ -119,6 +163,8 @@ class AddMemoryInput(StrictSerializer):
     content = text_field(help_text="memory content to store (up to MAX_TEXT_CHARS characters)")
     metadata = JSONObjectField(required=False, default=dict)
     namespace = namespace_field()
+    valid_from = valid_from_field()
+    valid_until = valid_until_field(help_text="when the fact stopped being true (ISO 8601; after valid_from)")
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -178,6 +224,13 @@ class SearchInput(StrictSerializer):
         max_value=1.0,
         help_text="Leave out results scoring below this (0 keeps all); default MNEMO_SEARCH_MIN_SCORE.",
     )
+    as_of = AwareDateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="recall the memories valid at this moment (valid_from ≤ as_of < valid_until, not expired then); "
+        "default now",
+    )
 
 
 class SearchToolInput(SearchInput):
@@ -205,6 +258,8 @@ class SearchResultOutput(SharedFieldsOutput):
     metadata = serializers.DictField(source="memory.metadata")
     created_at = serializers.DateTimeField(source="memory.created_at")
     last_confirmed_at = serializers.DateTimeField(source="memory.last_confirmed_at")
+    valid_from = serializers.DateTimeField(source="memory.valid_from", allow_null=True)
+    valid_until = serializers.DateTimeField(source="memory.valid_until", allow_null=True)
 
 
 class MemoryOutput(serializers.ModelSerializer):
@@ -226,6 +281,8 @@ class MemoryOutput(serializers.ModelSerializer):
             "capture_mode",
             "session_id",
             "expires_at",
+            "valid_from",
+            "valid_until",
             "last_confirmed_at",
             "created_at",
             "updated_at",
@@ -244,6 +301,10 @@ class MemoryPatchInput(StrictSerializer):
     source_provider = TextField(required=False, allow_blank=True, max_length=200)
     capture_mode = serializers.ChoiceField(choices=["", *Memory.CaptureMode.values], required=False)
     session_id = TextField(required=False, allow_blank=True, max_length=255, trim_whitespace=False)
+    valid_from = valid_from_field(default=empty)
+    valid_until = valid_until_field(
+        default=empty, help_text="when the fact stopped being true (ISO 8601; after valid_from); null reopens it"
+    )
 
 
 class ForgetInput(StrictSerializer):
@@ -267,6 +328,8 @@ class ImportLineInput(RememberInput):
     too."""
 
     type = serializers.ChoiceField(choices=["memory"], required=False, default="memory")
+    # An import stores each line as exported (its validity included): it closes nothing.
+    supersede = None  # type: ignore[assignment]  # DRF: None removes an inherited field
     id = serializers.IntegerField(required=False, allow_null=True, default=None)
     event_id = UUIDField(required=False, allow_null=True, default=None)
     # The namespace a line names is created if missing: a stored key, scanned.

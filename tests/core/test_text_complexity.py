@@ -25,7 +25,7 @@ import pytest
 
 from assistant.services.build_system_prompt_service import build_frozen_prefix, memory_block
 from core.fields import TextField, check_json, check_text
-from memories import selectors
+from memories import selectors, temporal
 from memories.embedding import MiniLMInt8Embedder, get_embedder
 from memories.services import same_specifics
 from memories.tags import normalize_tag, normalize_tags
@@ -81,17 +81,23 @@ UNITS = {
     "cjk": "\u4e00\u4e8c",
     "long unknown words": "a" * 101 + " ",
     "whitespace then word": " " * 50 + "and never",
+    "capitalised names": "Ab Cd, ",
+    "acronyms": "AB ",
 }
 
 
 def adversarial(shape: str, n: int) -> str:
     if shape == "distinct words":
         return _distinct_words(n)[:n]
+    if shape == "distinct names":  # many different values and acronyms: what supersession compares
+        return " ".join(w.capitalize() if i % 3 else w[:4].upper() for i, w in enumerate(_distinct_words(n).split()))[
+            :n
+        ]
     unit = UNITS[shape]
     return (unit * (n // len(unit) + 1))[:n]
 
 
-SHAPES = [*UNITS, "distinct words"]
+SHAPES = [*UNITS, "distinct words", "distinct names"]
 
 
 Clock = Callable[[], float]
@@ -169,6 +175,15 @@ TEXT_PASSES: dict[str, Callable[[str], Any]] = {
     "field cleaning (TextField)": lambda text: TextField(max_length=10**6, allow_blank=True).run_validation(text),
     "field cleaning (check_json)": lambda text: check_json({"text": text, "parts": [text[:16]] * (len(text) // 100)}),
     "near-duplicate specifics": lambda text: same_specifics(text, text[::-1]),
+    # remember's supersession rule (memories.temporal): its parts, on texts of any length (remember
+    # compares texts up to MAX_CHARS only).
+    "supersession (shape)": temporal.shape,
+    "supersession (rule)": lambda text: temporal.replaced_values(
+        temporal.shape(text), temporal.shape(text[::-1]), rest_overlap=0.0
+    ),
+    "supersession (acronyms)": lambda text: temporal.replaced_values(
+        temporal.shape(text), temporal.shape(text.swapcase()), rest_overlap=0.0
+    ),
     "decree detection": find_decrees,
     "rule targets (enforcement)": targets_of,
     "rule fingerprint": rule_fingerprint,

@@ -46,6 +46,8 @@ def test_results_carry_the_documented_fields_and_scores_in_0_1(token_client, use
         "metadata",
         "created_at",
         "last_confirmed_at",
+        "valid_from",
+        "valid_until",
     }
     assert results[0]["text"].startswith("Sarah Johnson")
     assert results[0]["metadata"] == {"category": "contacts"}

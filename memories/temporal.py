@@ -1,0 +1,209 @@
+"""Time-aware facts: a memory's validity (``valid_from`` / ``valid_until``) and when a new memory
+supersedes an old one (docs/time-aware.md).
+
+Supersession is decided here from two texts and their cosine similarity, in one linear pass over
+each text (a split on whitespace, each token looked at once). The rule, tuned and measured out of
+sample on generated pairs (bench/contradictions.py, docs/time-aware.md):
+
+1. the two texts are close in meaning: cosine ≥ ``threshold`` (``MNEMO_SUPERSEDE_THRESHOLD``), or
+   ≥ ``change_threshold`` when the new text says it is a change ("now", "moved", "no longer"…);
+2. a value was replaced: the old text names a value (a number or code, a capitalised name or
+   place) the new text does not mention at all, and the new text names one the old does not;
+3. about the same subject: both texts open with the same first content word ("User", "Priya",
+   "the user's manager"), English putting the subject first; "Priya lives in Paris" and "Colby
+   lives in Paris" are two people, not one changed fact;
+4. not an addition: the new text does not say "also", "too", "another", "as well"… ("also speaks
+   Spanish" adds to "speaks French", it does not replace it).
+
+English is the default: rules 1, 3 and 4 are tuned on or written for English. In other languages
+numbers and codes are found in any script and names in any script with capital letters; scripts
+without case (Chinese, Japanese, Arabic, Hebrew, Thai…) only have their numbers and codes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from core.errors import InvalidInput
+
+#: Capitalised words that open a sentence without naming anything.
+_FUNCTION_WORDS = frozenset(
+    """a an the my our your his her their its this that these those i we you he she they it me us them
+    every each on in at since from now as for also and but so then to of by with after before when
+    today yesterday tomorrow currently still recently lately meanwhile starting is are was were be been
+    has have had does do did will""".split()  # noqa: SIM905 (a list of words reads better as words)
+)
+#: Words that make a new text an addition to, not a replacement of, what was known.
+_ADDITIVE = frozenset({"also", "too", "additionally", "another", "besides", "both", "either"})
+_ADDITIVE_PAIRS = frozenset({("as", "well"), ("in", "addition")})
+#: Words that say the new text is a change of what was known.
+_CHANGE = frozenset(
+    {"now", "moved", "moving", "changed", "switched", "new", "instead", "anymore", "replaced", "became", "joined"}
+)
+_CHANGE_PAIRS = frozenset({("no", "longer"), ("not", "anymore")})
+_MARKERS = _FUNCTION_WORDS | _ADDITIVE | _CHANGE
+_DIGIT = re.compile(r"\d")
+#: Longer texts are not compared: a document is not one fact, and a fact of more than the embedder's
+#: window is not "the same thing" said with another value (a stated fact is a sentence or two). It
+#: also bounds what the rule costs remember: at most 8 candidates of this many characters.
+MAX_CHARS = 500
+#: Stripped from both ends of a token (a value keeps its inner punctuation: "TEAM-123", "Dr.").
+_EDGE = ".,;:!?()[]{}\"'“”‘’«»"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the rule reads of one text."""
+
+    #: Every word, lower-cased, stripped of edge punctuation and a possessive "'s".
+    words: frozenset[str]
+    #: Named values (runs of capitalised, numbered or @/#-prefixed tokens), as written.
+    values: tuple[str, ...]
+    #: The first word that is not a function word (lower-cased): the subject, in English.
+    opening: str
+    #: The words that are neither function words, nor values, nor change or addition markers.
+    rest: frozenset[str]
+    additive: bool
+    change: bool
+
+
+def _word(token: str) -> str:
+    word = token.strip(_EDGE).lower()
+    for suffix in ("'s", "’s"):
+        if word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _is_value(token: str, word: str) -> bool:
+    if not word:
+        return False
+    if token[0] in "@#$€£" or _DIGIT.search(token):
+        return True
+    first = token.strip(_EDGE)[:1]
+    return first.isupper() and word not in _FUNCTION_WORDS
+
+
+def shape(text: str) -> Shape:
+    """One pass over ``text``'s tokens: linear in its length."""
+    words: set[str] = set()
+    rest: set[str] = set()
+    values: list[str] = []
+    run: list[str] = []
+    opening = ""
+    additive = change = False
+    previous = ""
+    for token in text.split():
+        word = _word(token)
+        if word:
+            words.add(word)
+        if not opening and word and word not in _FUNCTION_WORDS:
+            opening = word
+        if word in _ADDITIVE or (previous, word) in _ADDITIVE_PAIRS:
+            additive = True
+        if word in _CHANGE or (previous, word) in _CHANGE_PAIRS:
+            change = True
+        previous = word
+        value = _is_value(token, word)
+        if not value and word and word not in _MARKERS:
+            rest.add(word)
+        if value:
+            run.append(token.strip(_EDGE))
+            # A run of names ends at punctuation: "Paris, Berlin" are two values.
+            if token.rstrip(_EDGE) != token and not token.endswith("."):
+                values.append(" ".join(run))
+                run = []
+        elif run:
+            values.append(" ".join(run))
+            run = []
+    if run:
+        values.append(" ".join(run))
+    return Shape(frozenset(words), tuple(values), opening, frozenset(rest), additive, change)
+
+
+def _initials(value: str) -> str:
+    return "".join(part[:1] for part in value.split()).upper()
+
+
+def _missing(values: tuple[str, ...], other: Shape) -> list[str]:
+    """The values of which some word the other text never says, and that are not an acronym of one
+    of its values or one of its values an acronym of them ("LA" and "Los Angeles", "NYC" and
+    "New York"). Set lookups only: linear in the values of both texts."""
+    acronyms = {v.upper() for v in other.values if v.isupper() and 2 <= len(v) <= 6}
+    # An acronym may have one letter more than the initials ("NYC" for "New York").
+    acronym_heads = acronyms | {a[:-1] for a in acronyms}
+    spelled = {_initials(v) for v in other.values if " " in v}
+    missing = []
+    for v in values:
+        if all(_word(part) in other.words for part in v.split() if _word(part)):
+            continue
+        if " " in v and _initials(v) in acronym_heads:
+            continue
+        if v.isupper() and (v in spelled or v[:-1] in spelled):
+            continue
+        missing.append(v)
+    return missing
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """How a new text replaces an old one: the old text's values it drops, the new ones it names."""
+
+    old_values: list[str]
+    new_values: list[str]
+
+
+#: Share of the other words (neither values nor function words) two texts must have in common, or
+#: be told apart by a change marker: "daily standup at 10am" and "weekly retro at 11am" are two
+#: facts, "lives in Paris" and "moved to Berlin" one changed fact (bench/contradictions.py).
+REST_OVERLAP = 0.5
+
+
+def contradiction(
+    old: str,
+    new: str | Shape,
+    *,
+    similarity: float,
+    threshold: float,
+    change_threshold: float,
+    rest_overlap: float = REST_OVERLAP,
+) -> Contradiction | None:
+    """Whether ``new`` supersedes ``old`` (the module's rule); the replaced values if it does.
+    ``new`` may be given as its :func:`shape` (remember reads it once for all its candidates);
+    a text longer than MAX_CHARS is never compared."""
+    if similarity < min(threshold, change_threshold) or len(old) > MAX_CHARS:
+        return None
+    if isinstance(new, str):
+        if len(new) > MAX_CHARS:
+            return None
+        new = shape(new)
+    a, b = shape(old), new
+    if similarity < (change_threshold if b.change else threshold):
+        return None
+    return replaced_values(a, b, rest_overlap=rest_overlap)
+
+
+def replaced_values(a: Shape, b: Shape, *, rest_overlap: float = REST_OVERLAP) -> Contradiction | None:
+    """Rules 2 to 4 of the module (all but the similarity) for the shapes of an old and a new text."""
+    if b.additive or not a.opening or a.opening != b.opening:
+        return None
+    if not b.change and a.rest | b.rest and len(a.rest & b.rest) < rest_overlap * len(a.rest | b.rest):
+        return None
+    dropped, named = _missing(a.values, b), _missing(b.values, a)
+    if not dropped or not named:
+        return None
+    return Contradiction(old_values=dropped, new_values=named)
+
+
+def check_validity(valid_from: datetime | None, valid_until: datetime | None) -> None:
+    """A validity interval is timezone-aware and not empty: ``valid_from`` < ``valid_until``."""
+    for name, value in (("valid_from", valid_from), ("valid_until", valid_until)):
+        if value is not None and (not isinstance(value, datetime) or value.tzinfo is None):
+            raise InvalidInput(f"{name} must be a timezone-aware ISO 8601 timestamp.")
+    if valid_from is not None and valid_until is not None and valid_from >= valid_until:
+        raise InvalidInput(
+            "valid_from must be before valid_until.",
+            details={"valid_from": valid_from.isoformat(), "valid_until": valid_until.isoformat()},
+        )
