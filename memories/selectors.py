@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,7 +19,7 @@ from django.db.models.functions import Coalesce
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
-from memories.embedding import embed_texts
+from memories.embedding import embed_texts, get_embedder
 from memories.latency import timed_search
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryEvent, Namespace
 
@@ -315,8 +317,45 @@ COMMON_WORDS_SAMPLE = 2000
 
 
 def forget_namespace_stats() -> None:
-    """Drop what this process counted about namespaces (tests that change a namespace's shape)."""
+    """Drop what this process counted about namespaces (tests that change a namespace's shape),
+    and the query vectors it remembers (:func:`query_vector_literal`)."""
     _stats_cache.clear()
+    with _query_vectors_lock:
+        _query_vectors.clear()
+
+
+#: The query vectors this process embedded last, as the statement's literal: (embedder setting,
+#: embedder name, text embedded) -> literal; least recently used first.
+_query_vectors: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+_query_vectors_lock = threading.Lock()
+
+
+def query_vector_literal(text: str) -> str:
+    """The query vector of ``text`` as the search statement reads it (``_vector_literal``),
+    remembered for the MNEMO_QUERY_VECTOR_CACHE most recently searched texts of this process.
+
+    Why: the query embedding is most of a search's CPU (one model run: 4 to 5 ms on one core,
+    the statement and all of Django about as much again), and agents ask the same things again
+    (a session's recall, a tool called again with the same query). The vector is a pure function
+    of the text and the model, so a remembered one is the one the model would make (the key holds
+    the embedder setting and name: another model never reads it). 2,048 entries of about 4 KB of
+    literal each: at most 8 MB per process."""
+    size = settings.MNEMO_QUERY_VECTOR_CACHE
+    if size <= 0:
+        return _vector_literal(embed_texts([text])[0])
+    key = (settings.MNEMO_EMBEDDER, get_embedder().name, text)
+    with _query_vectors_lock:
+        literal = _query_vectors.get(key)
+        if literal is not None:
+            _query_vectors.move_to_end(key)
+            return literal
+    literal = _vector_literal(embed_texts([text])[0])  # outside the lock: threads embed at once
+    with _query_vectors_lock:
+        _query_vectors[key] = literal
+        _query_vectors.move_to_end(key)
+        while len(_query_vectors) > size:
+            _query_vectors.popitem(last=False)
+    return literal
 
 
 def _counted(key: tuple[Any, ...], count: Callable[[], Any]) -> Any:
@@ -585,8 +624,9 @@ def search_memories(
     params: dict[str, Any] = {"k": limit, "min_score": min_score}
     if mode in ("hybrid", "vector"):
         if query_vector is None:
-            query_vector = embed_texts([embedding_text(namespace_ids=namespace_ids, query=query)])[0]
-        params["q"] = _vector_literal(query_vector)
+            params["q"] = query_vector_literal(embedding_text(namespace_ids=namespace_ids, query=query))
+        else:
+            params["q"] = _vector_literal(query_vector)
     ctes = _search_sql(namespace_ids=namespace_ids, query=query, mode=mode, filters=filters, limit=limit, params=params)
     score = CALIBRATION[mode].sql(mode)
     # The memories' own columns come back in the same query (all but the vector and the tsvector,

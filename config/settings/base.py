@@ -366,6 +366,9 @@ MNEMO_NEAR_DUPLICATE_THRESHOLD = env.float("MNEMO_NEAR_DUPLICATE_THRESHOLD", def
 MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8)
 # A write that waits longer than this for a row lock fails with DATABASE_ERROR instead of hanging.
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
+# Query vectors a web process remembers, by the text embedded (memories.selectors.query_vector_literal;
+# 0: every search embeds its query).
+MNEMO_QUERY_VECTOR_CACHE = env.int("MNEMO_QUERY_VECTOR_CACHE", default=2048)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:

@@ -74,9 +74,7 @@ def _build() -> tuple[Namespace, Namespace, list[int], list[str]]:
         )
         for i, text in enumerate(texts)
     ]
-    rows += [
-        Memory(namespace=other, text=f"{t['speaker']}: {t['text']}", status=Memory.Status.QUEUED) for t in others
-    ]
+    rows += [Memory(namespace=other, text=f"{t['speaker']}: {t['text']}", status=Memory.Status.QUEUED) for t in others]
     Memory.objects.bulk_create(rows)
     ids = [row.id for row in rows]
     embed_queued_memories(ids=ids)
@@ -87,10 +85,7 @@ def _build() -> tuple[Namespace, Namespace, list[int], list[str]]:
 
 
 def _features(rows: list[tuple], index: dict[int, int]) -> list[list[Any]]:
-    return sorted(
-        [index[r[0]], *(None if x is None else round(float(x), 9) for x in r[1:3]), r[3], r[4]]
-        for r in rows
-    )
+    return sorted([index[r[0]], *(None if x is None else round(float(x), 9) for x in r[1:3]), r[3], r[4]] for r in rows)
 
 
 def _hits(hits: list[selectors.SearchHit], index: dict[int, int]) -> list[list[Any]]:
