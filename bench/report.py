@@ -259,6 +259,10 @@ def main() -> None:
     from bench.text_limits import newest_section  # its own results, bench/results/text-limits/ (issue 24)
 
     section = newest_section()
+    text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
+    from bench.search_cpu import newest_section as search_cpu_section  # its own results (issue 25)
+
+    section = search_cpu_section()
     target.write_text(text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text)
     print(f"wrote {target}")
 

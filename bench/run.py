@@ -166,11 +166,13 @@ class Env:
             _rss(self, self.peak_rss)
             time.sleep(1.0)
 
-    def spawn(self, args: list[str], extra: dict[str, str] | None = None, log: str = "proc") -> subprocess.Popen:
+    def spawn(
+        self, args: list[str], extra: dict[str, str] | None = None, log: str = "proc", cwd: Path = ROOT
+    ) -> subprocess.Popen:
         out = open(self.data_dir / f"{log}.log", "w")  # noqa: SIM115 (kept open for the process's life)
         process = subprocess.Popen(
             args,
-            cwd=ROOT,
+            cwd=cwd,
             env={**self.env, **(extra or {})},
             stdout=out,
             stderr=subprocess.STDOUT,
