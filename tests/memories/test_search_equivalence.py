@@ -179,4 +179,4 @@ def test_search_returns_what_it_returned_before_it_was_made_faster():
         for part in ("features", "hits"):
             if part in expected and not _rows_match(got[key][part], expected[part]):
                 differences.append(f"{key} [{part}]\n  got  {got[key][part]}\n  want {expected[part]}")
-    assert not differences, f"{len(differences)} of {len(want)} searches differ:\n" + "\n".join(differences[:5])
+    assert not differences, f"{len(differences)} differences in {len(want)} searches:\n" + "\n".join(differences[:5])
