@@ -263,6 +263,10 @@ def main() -> None:
     from bench.contradictions import newest_section as supersession  # bench/results/contradictions/ (issue 26)
 
     section = supersession()
+    text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
+    from bench.search_cpu import newest_section as search_cpu_section  # its own results (issue 25)
+
+    section = search_cpu_section()
     target.write_text(text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text)
     print(f"wrote {target}")
 

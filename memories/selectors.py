@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +20,7 @@ from django.utils import timezone
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
-from memories.embedding import embed_texts
+from memories.embedding import embed_texts, get_embedder
 from memories.latency import timed_search
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryEvent, Namespace
 
@@ -204,13 +206,7 @@ total AS (SELECT GREATEST(sum(w), 1e-9) AS w FROM wq)
 """
 _VECTOR_ARM = """
 qv AS (SELECT %(q)s::vector AS v),
-ann AS MATERIALIZED (
-    SELECT m.id AS memory_id, m.embedding <=> (SELECT v FROM qv) AS d
-      FROM memories_memory m
-     WHERE {where}
-     ORDER BY ({walked} <=> (SELECT v FROM qv)) {exact}
-     LIMIT %(cand)s
-),
+ann AS MATERIALIZED ({ann}),
 vec AS (
     SELECT memory_id, MIN(d) AS d FROM (
         SELECT memory_id, d FROM ann
@@ -224,6 +220,28 @@ vec AS (
     GROUP BY memory_id
 ),
 vr AS (SELECT memory_id, d, ROW_NUMBER() OVER (ORDER BY d, memory_id) AS r FROM vec)
+"""
+# The vector arm's nearest memories by walking an HNSW index (ordered by the indexed expression).
+_ANN_WALK = """
+    SELECT m.id AS memory_id, m.embedding <=> (SELECT v FROM qv) AS d
+      FROM memories_memory m
+     WHERE {where}
+     ORDER BY ({walked} <=> (SELECT v FROM qv))
+     LIMIT %(cand)s
+"""
+# ... and by comparing every vector of a small namespace: each distance computed once (the walk's
+# form, ordered by "distance + 0" to keep the planner off the index, computed it twice per row:
+# 0.35 of the statement's 4.0 ms of CPU at 600 memories), then the nearest kept. The same
+# distances and the same candidates (tests/memories/test_search_equivalence.py).
+_ANN_EXACT = """
+    SELECT memory_id, d FROM (
+        SELECT m.id AS memory_id, m.embedding <=> (SELECT v FROM qv) AS d
+          FROM memories_memory m
+         WHERE {where}
+        OFFSET 0
+    ) every_vector
+     ORDER BY d
+     LIMIT %(cand)s
 """
 # The HNSW plan's safety net: when the index walk ends with fewer candidates than the namespaces
 # hold, the same candidates are found exactly. An HNSW graph holding many identical vectors (the
@@ -333,8 +351,45 @@ COMMON_WORDS_SAMPLE = 2000
 
 
 def forget_namespace_stats() -> None:
-    """Drop what this process counted about namespaces (tests that change a namespace's shape)."""
+    """Drop what this process counted about namespaces (tests that change a namespace's shape),
+    and the query vectors it remembers (:func:`query_vector_literal`)."""
     _stats_cache.clear()
+    with _query_vectors_lock:
+        _query_vectors.clear()
+
+
+#: The query vectors this process embedded last, as the statement's literal: (embedder setting,
+#: embedder name, text embedded) -> literal; least recently used first.
+_query_vectors: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+_query_vectors_lock = threading.Lock()
+
+
+def query_vector_literal(text: str) -> str:
+    """The query vector of ``text`` as the search statement reads it (``_vector_literal``),
+    remembered for the MNEMO_QUERY_VECTOR_CACHE most recently searched texts of this process.
+
+    Why: the query embedding is most of a search's CPU (one model run: 4 to 5 ms on one core,
+    the statement and all of Django about as much again), and agents ask the same things again
+    (a session's recall, a tool called again with the same query). The vector is a pure function
+    of the text and the model, so a remembered one is the one the model would make (the key holds
+    the embedder setting and name: another model never reads it). 2,048 entries of about 4 KB of
+    literal each: at most 8 MB per process."""
+    size = settings.MNEMO_QUERY_VECTOR_CACHE
+    if size <= 0:
+        return _vector_literal(embed_texts([text])[0])
+    key = (settings.MNEMO_EMBEDDER, get_embedder().name, text)
+    with _query_vectors_lock:
+        literal = _query_vectors.get(key)
+        if literal is not None:
+            _query_vectors.move_to_end(key)
+            return literal
+    literal = _vector_literal(embed_texts([text])[0])  # outside the lock: threads embed at once
+    with _query_vectors_lock:
+        _query_vectors[key] = literal
+        _query_vectors.move_to_end(key)
+        while len(_query_vectors) > size:
+            _query_vectors.popitem(last=False)
+    return literal
 
 
 def _counted(key: tuple[Any, ...], count: Callable[[], Any]) -> Any:
@@ -550,12 +605,14 @@ def _search_sql(
     plan = search_plan(namespace_ids)
     if mode in ("hybrid", "vector"):
         if plan == "exact":
-            ctes.append(_VECTOR_ARM.format(where=where, walked="m.embedding", exact="+ 0", fallback=""))
+            ann = _ANN_EXACT.format(where=where)
+            ctes.append(_VECTOR_ARM.format(where=where, ann=ann, exact="+ 0", fallback=""))
         else:
             params["ann_min"] = min(params["cand"], namespace_size(namespace_ids))
             walked = own_index_vector("m") if plan == "own" else "m.embedding"
             fallback = _EXACT_FALLBACK.format(where=where)
-            ctes.append(_VECTOR_ARM.format(where=where, walked=walked, exact="", fallback=fallback))
+            ann = _ANN_WALK.format(where=where, walked=walked)
+            ctes.append(_VECTOR_ARM.format(where=where, ann=ann, exact="", fallback=fallback))
     if mode in ("hybrid", "keyword"):
         # The statistics of the query's words (a word the statement finds that is not among
         # them counts as rare, as a word missing from the statistics always did).
@@ -603,8 +660,9 @@ def search_memories(
     params: dict[str, Any] = {"k": limit, "min_score": min_score}
     if mode in ("hybrid", "vector"):
         if query_vector is None:
-            query_vector = embed_texts([embedding_text(namespace_ids=namespace_ids, query=query)])[0]
-        params["q"] = _vector_literal(query_vector)
+            params["q"] = query_vector_literal(embedding_text(namespace_ids=namespace_ids, query=query))
+        else:
+            params["q"] = _vector_literal(query_vector)
     ctes = _search_sql(namespace_ids=namespace_ids, query=query, mode=mode, filters=filters, limit=limit, params=params)
     score = CALIBRATION[mode].sql(mode)
     # The memories' own columns come back in the same query (all but the vector and the tsvector,
@@ -658,7 +716,9 @@ def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[Vect
     """Nearest memories by meaning alone, with their cosine similarity (diagnostics, tests)."""
     params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}
     where = _filter_sql([namespace_id], SearchFilters(), params)
-    arm = _VECTOR_ARM.format(where=where, walked="m.embedding", exact="", fallback="")
+    arm = _VECTOR_ARM.format(
+        where=where, ann=_ANN_WALK.format(where=where, walked="m.embedding"), exact="", fallback=""
+    )
     sql = f"WITH {arm} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

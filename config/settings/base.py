@@ -372,6 +372,9 @@ MNEMO_SUPERSEDE_THRESHOLD = env.float("MNEMO_SUPERSEDE_THRESHOLD", default=0.46)
 MNEMO_SUPERSEDE_CHANGE_THRESHOLD = env.float("MNEMO_SUPERSEDE_CHANGE_THRESHOLD", default=0.3)
 # A write that waits longer than this for a row lock fails with DATABASE_ERROR instead of hanging.
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
+# Query vectors a web process remembers, by the text embedded (memories.selectors.query_vector_literal;
+# 0: every search embeds its query).
+MNEMO_QUERY_VECTOR_CACHE = env.int("MNEMO_QUERY_VECTOR_CACHE", default=2048)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:

@@ -105,3 +105,21 @@ def test_the_text_limits_section_is_the_committed_run():
     assert len(rows) == len(shapes(100)) == len(data["remember"]) == len(data["session"])
     assert any(line.startswith("Target (median ≤ 1 s): remember:") for line in section)
     assert "\n".join(section) in (ROOT / "docs" / "benchmarks.md").read_text()
+
+
+def test_the_search_cpu_section_is_the_committed_run():
+    """docs/benchmarks.md's issue-25 section is the newest bench/search_cpu.py run: one row per
+    server measured, the stack's CPU beside the query embedding's, and the 32-client bursts."""
+    from bench.search_cpu import RESULTS, newest_section
+
+    newest = sorted(RESULTS.glob("*.json"))[-1]
+    data = json.loads(newest.read_text())
+    section = newest_section()
+    assert section[0] == "## Search CPU per request against its query embedding (issue 25)"
+    rows = [line for line in section if line.startswith("| ") and not line.startswith("| server")]
+    assert len(rows) == len(data["servers"]) >= 3
+    for name, row in zip(data["servers"], rows, strict=True):
+        assert row.startswith(f"| {name} | ")
+        assert str(data["servers"][name]["concurrency_1"]["stack_cpu"]["stack_ms"]) in row
+    assert any(line.startswith("Bursts at 32 clients") for line in section)
+    assert "\n".join(section) in (ROOT / "docs" / "benchmarks.md").read_text()
