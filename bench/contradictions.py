@@ -485,8 +485,10 @@ def render_section(result: dict[str, Any]) -> list[str]:
 
 
 def newest_section() -> list[str]:
-    files = sorted(RESULTS.glob("*.json"))
-    return render_section(json.loads(files[-1].read_text())) if files else []
+    """The section for the newest results, or nothing when there are none."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
 
 
 if __name__ == "__main__":

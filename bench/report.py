@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -248,6 +249,13 @@ def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
     return merged, "; ".join(sources)
 
 
+def newest_results_section(results: Path, render_section: Callable[[dict[str, Any]], list[str]]) -> list[str]:
+    """``render_section`` of the newest results file in ``results`` (names sort by time), or nothing
+    when there is none."""
+    files = sorted(results.glob("*.json"))
+    return render_section(json.loads(files[-1].read_text())) if files else []
+
+
 def main() -> None:
     results_dir = ROOT / "bench" / "results"
     files = [Path(a) for a in sys.argv[1:]] or [max(results_dir.glob("*.json"), key=lambda p: p.stat().st_mtime)]
@@ -256,18 +264,14 @@ def main() -> None:
     notes = notes_file.read_text() if notes_file.exists() else ""
     target = ROOT / "docs" / "benchmarks.md"
     text = render(results, source, notes)
-    from bench.text_limits import newest_section  # its own results, bench/results/text-limits/ (issue 24)
+    # The sections a benchmark of its own renders from the newest file of its own results folder:
+    # text passes and request size (issue 24), supersession (issue 26), search CPU (issue 25).
+    from bench import contradictions, search_cpu, text_limits
 
-    section = newest_section()
-    text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
-    from bench.contradictions import newest_section as supersession  # bench/results/contradictions/ (issue 26)
-
-    section = supersession()
-    text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
-    from bench.search_cpu import newest_section as search_cpu_section  # its own results (issue 25)
-
-    section = search_cpu_section()
-    target.write_text(text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text)
+    for benchmark in (text_limits, contradictions, search_cpu):
+        section = benchmark.newest_section()
+        text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
+    target.write_text(text)
     print(f"wrote {target}")
 
 

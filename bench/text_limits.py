@@ -232,8 +232,9 @@ def render_section(results: dict[str, Any]) -> list[str]:
 
 def newest_section() -> list[str]:
     """The section for the newest results, or nothing when there are none."""
-    files = sorted(RESULTS.glob("*.json"))
-    return render_section(json.loads(files[-1].read_text())) if files else []
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
 from rest_framework.test import APIClient
@@ -240,6 +241,16 @@ class Worker:
                 self.process.wait(20)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@pytest.fixture(scope="module")
+def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """Database access for the whole module, in autocommit, for a module whose live server
+    processes must see every write at once; everything is flushed when the module is done (once:
+    a flush re-creates content types under new ids, which long-lived servers have cached)."""
+    with django_db_blocker.unblock():
+        yield
+        call_command("flush", interactive=False, verbosity=0)
 
 
 def worker_env(broker_url: str) -> dict[str, str]:

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import urllib.request
@@ -21,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from core.models import ApiToken
-from tests.conftest import ROOT, free_port, wait_for, worker_env
+from tests.conftest import ROOT
 from tests.factories import UserFactory, token_for
+from tests.support import live_mnemo_server
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 SEED = 20261122
@@ -31,59 +31,12 @@ REPORT_DIR = ROOT / "test-artifacts" / "schemathesis"
 MAX_EXAMPLES = int(os.environ.get("MNEMO_SCHEMATHESIS_EXAMPLES", "12"))
 
 
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 (our own loopback server)
-            return response.status == 200
-    except OSError:
-        return False
-
-
 @pytest.fixture
 def live_mnemo(transactional_db, tmp_path):
-    """gunicorn serving Mnemo on 127.0.0.1:<free port>, on this test's (committed) database."""
-    port = free_port()
-    log = tmp_path / "gunicorn.log"
-    env = worker_env("")  # no broker: embedding tasks run in process, in the server
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--threads",
-            "4",
-            "--timeout",
-            "120",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-
-        def up() -> bool:
-            if process.poll() is not None:
-                raise AssertionError(f"gunicorn exited early:\n{log.read_text(errors='replace')}")
-            return _answers(f"{base}/healthz")
-
-        wait_for(up, 60, "gunicorn to answer", interval=0.3)
-        yield base, log
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+    """gunicorn serving Mnemo on 127.0.0.1:<free port>, on this test's (committed) database: its base
+    URL and its log."""
+    with live_mnemo_server(tmp_path) as server:
+        yield server.base, server.log
 
 
 @pytest.mark.timeout(900)

@@ -33,8 +33,8 @@ def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def mnemo_url(committed, tmp_path_factory) -> Iterator[str]:
-    with live_mnemo_server(tmp_path_factory.mktemp("client-server")) as base:
-        yield base
+    with live_mnemo_server(tmp_path_factory.mktemp("client-server")) as server:
+        yield server.base
 
 
 @dataclass

@@ -33,11 +33,9 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tomllib
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,10 +43,8 @@ from pathlib import Path
 import pytest
 import yaml
 from django.contrib.auth.models import Permission
-from django.core.management import call_command
-from django.db import connection
 
-from tests.conftest import CLIENT_ROOT, IN_CI, ROOT, free_port, require, wait_for
+from tests.conftest import CLIENT_ROOT, IN_CI, ROOT, free_port, require
 from tests.docs.samples import (
     PARSED,
     PYTHON,
@@ -62,6 +58,7 @@ from tests.docs.samples import (
     pages,
 )
 from tests.factories import UserFactory, token_for
+from tests.support import live_mnemo_server, server_env
 
 SAMPLE_TIMEOUT = 120
 RUN = SHELL | PYTHON | PARSED
@@ -84,15 +81,6 @@ class Live:
 
 
 @pytest.fixture(scope="module")
-def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """Database access for the whole module, in autocommit (the server sees every write at
-    once); everything is flushed when the module is done."""
-    with django_db_blocker.unblock():
-        yield
-        call_command("flush", interactive=False, verbosity=0)
-
-
-@pytest.fixture(scope="module")
 def live(committed, tmp_path_factory) -> Iterator[Live]:
     for tool in ("bash", "curl", "jq"):
         require(shutil.which(tool) is not None, f"the shell samples need {tool} (scripts/system-deps.sh installs it)")
@@ -101,63 +89,17 @@ def live(committed, tmp_path_factory) -> Iterator[Live]:
     key = token_for(user, name="docs")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = dict(os.environ)
-    env.pop("CELERY_BROKER_URL", None)  # tasks run in process, in the server, as in the test run
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "MNEMO_TEST_WORKER_DB": connection.settings_dict["NAME"],
-            # This tree's client first, whatever copy is installed (as tests/conftest.py does in process).
-            "PYTHONPATH": os.pathsep.join([str(ROOT), str(CLIENT_ROOT)]),
-            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-            "MNEMO_URL": url,
-            "MNEMO_TOKEN": key,
-            "TOKEN": key,
-        }
+    env = server_env(
+        # This tree's client first, whatever copy is installed (as tests/conftest.py does in process).
+        PYTHONPATH=os.pathsep.join([str(ROOT), str(CLIENT_ROOT)]),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        MNEMO_URL=url,
+        MNEMO_TOKEN=key,
+        TOKEN=key,
     )
-    log = tmp_path_factory.mktemp("docs-server") / "server.log"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.asgi:application",
-            "-k",
-            "uvicorn_worker.UvicornWorker",
-            "--workers",
-            "1",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--timeout",
-            "120",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-
-    def up() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"gunicorn exited early:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:  # noqa: S310 (loopback)
-                return response.status == 200
-        except OSError:
-            return False
-
-    try:
-        wait_for(up, 90, "gunicorn to answer", interval=0.3)
-        yield Live(url=url, token=key, env=env, log=log)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+    # Production's shape: gunicorn with a uvicorn worker on config.asgi:application.
+    with live_mnemo_server(tmp_path_factory.mktemp("docs-server"), asgi=True, env=env, port=port) as server:
+        yield Live(url=url, token=key, env=env, log=server.log)
 
 
 def _client_importable(env: dict[str, str]) -> bool:

@@ -15,28 +15,24 @@ cached (django-guardian looks object permissions up by them). Each test makes it
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 from django.contrib.auth.models import Permission
-from django.core.management import call_command
-from django.db import connection
 from guardian.shortcuts import assign_perm
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import ROOT, free_port, wait_for
+from tests import support
+from tests.conftest import free_port
 from tests.factories import UserFactory
+from tests.support import LiveServer, live_mnemo_server
 
 
 def run_async(coroutine: Coroutine[Any, Any, Any]) -> Any:
@@ -52,87 +48,19 @@ ALLOWED_ORIGIN = "http://localhost:*"
 
 def server_env() -> dict[str, str]:
     """The environment of a process that must use this run's test database (as ``worker_env``)."""
-    env = dict(os.environ)
-    env.pop("CELERY_BROKER_URL", None)  # tasks run in process, as in the test run
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "MNEMO_TEST_WORKER_DB": connection.settings_dict["NAME"],
-            "PYTHONPATH": str(ROOT),
-            "MNEMO_MCP_ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "MNEMO_MCP_ALLOWED_ORIGINS": ALLOWED_ORIGIN,
-            # The production shape: each process keeps checked tokens (and their users'
-            # permissions); a revocation must still apply at once (tests/mcp/test_revocation.py).
-            "MNEMO_TOKEN_CACHE_SECONDS": "300",
-        }
+    return support.server_env(
+        MNEMO_MCP_ALLOWED_HOSTS="127.0.0.1,localhost",
+        MNEMO_MCP_ALLOWED_ORIGINS=ALLOWED_ORIGIN,
+        # The production shape: each process keeps checked tokens (and their users'
+        # permissions); a revocation must still apply at once (tests/mcp/test_revocation.py).
+        MNEMO_TOKEN_CACHE_SECONDS="300",
     )
-    return env
-
-
-@dataclass
-class Server:
-    name: str
-    port: int
-    process: subprocess.Popen
-    log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(10)
-
-
-def _start(name: str, command: list[str], port: int, log: Path) -> Server:
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=server_env(),
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    server = Server(name=name, port=port, process=process, log=log)
-
-    def ready() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"{name} exited early:\n{server.output()}")
-        try:
-            return httpx2.get(f"{server.base}/healthz", timeout=2).status_code == 200
-        except httpx2.HTTPError:
-            return False
-
-    wait_for(ready, 90, f"{name} to answer", interval=0.3)
-    return server
 
 
 @dataclass
 class Servers:
-    a: Server  # gunicorn, 2 uvicorn workers
-    b: Server  # uvicorn, no lifespan
-
-
-@pytest.fixture(scope="module")
-def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """Database access for the whole module, in autocommit (the servers see every write at
-    once); everything is flushed when the module is done."""
-    with django_db_blocker.unblock():
-        yield
-        call_command("flush", interactive=False, verbosity=0)
+    a: LiveServer  # gunicorn, 2 uvicorn workers
+    b: LiveServer  # uvicorn, no lifespan
 
 
 @dataclass
@@ -170,50 +98,15 @@ def people(committed) -> People:
 @pytest.fixture(scope="module")
 def mcp_servers(committed, tmp_path_factory) -> Iterator[Servers]:
     logs = tmp_path_factory.mktemp("mcp-servers")
-    port_a, port_b = free_port(), free_port()
-    a = _start(
-        "gunicorn+uvicorn",
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.asgi:application",
-            "-k",
-            "uvicorn.workers.UvicornWorker",
-            "--workers",
-            "2",
-            "--bind",
-            f"127.0.0.1:{port_a}",
-            "--control-socket",
-            str(logs / "gunicorn.ctl"),
-        ],
-        port_a,
-        logs / "a.log",
-    )
-    try:
-        b = _start(
-            "uvicorn",
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--lifespan",
-                "off",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port_b),
-            ],
-            port_b,
-            logs / "b.log",
-        )
-    except BaseException:
-        a.stop()
-        raise
-    yield Servers(a=a, b=b)
-    a.stop()
-    b.stop()
+    env = server_env()
+    port_b = free_port()
+    uvicorn = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--lifespan", "off"]
+    uvicorn += ["--host", "127.0.0.1", "--port", str(port_b)]
+    with (
+        live_mnemo_server(logs, asgi=True, workers=2, env=env, name="gunicorn+uvicorn") as a,
+        live_mnemo_server(logs, command=uvicorn, port=port_b, env=env, name="uvicorn") as b,
+    ):
+        yield Servers(a=a, b=b)
 
 
 class Alternate(httpx2.AsyncBaseTransport):

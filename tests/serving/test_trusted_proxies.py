@@ -5,19 +5,16 @@ configuration ``make run`` serves with."""
 
 from __future__ import annotations
 
-import os
 import runpy
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx2
 import pytest
-from django.db import connection
 
-from tests.conftest import ROOT, free_port, wait_for
+from tests.conftest import ROOT, free_port
+from tests.support import live_mnemo_server, server_env
 
 FORGED = {"X-Forwarded-For": "203.0.113.9"}
 
@@ -33,48 +30,19 @@ def test_the_server_trusts_no_proxy_unless_told(monkeypatch):
 def gunicorn(tmp_path, **extra: str) -> Iterator[str]:
     """gunicorn -c config/gunicorn.py (one worker, no warm-up) on a free port, on the test database."""
     port = free_port()
-    env = dict(os.environ)
-    env.pop("CELERY_BROKER_URL", None)
-    env.pop("MNEMO_TRUSTED_PROXIES", None)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "MNEMO_TEST_WORKER_DB": connection.settings_dict["NAME"],
-            "PYTHONPATH": str(ROOT),
-            "MNEMO_BIND": f"127.0.0.1:{port}",
-            "MNEMO_WEB_WORKERS": "1",
-            "MNEMO_WARM_EMBEDDER": "false",
-            "MNEMO_METRICS_ALLOW_NETWORKS": "127.0.0.1/32",
-            "MNEMO_METRICS_TOKEN": "",
-            **extra,
-        }
+    env = server_env(
+        MNEMO_BIND=f"127.0.0.1:{port}",
+        MNEMO_WEB_WORKERS="1",
+        MNEMO_WARM_EMBEDDER="false",
+        MNEMO_METRICS_ALLOW_NETWORKS="127.0.0.1/32",
+        MNEMO_METRICS_TOKEN="",
     )
-    log = tmp_path / f"gunicorn-{port}.log"
+    env.pop("MNEMO_TRUSTED_PROXIES", None)
+    env.update(extra)
     command = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.asgi:application"]
     command += ["--control-socket", str(tmp_path / f"gunicorn-{port}.ctl")]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
-    )
-    base = f"http://127.0.0.1:{port}"
-
-    def ready() -> bool:
-        if process.poll() is not None:
-            raise AssertionError(f"gunicorn exited:\n{log.read_text(errors='replace')}")
-        try:
-            return httpx2.get(f"{base}/healthz", timeout=2).status_code == 200
-        except httpx2.HTTPError:
-            return False
-
-    try:
-        wait_for(ready, 90, "gunicorn to answer", interval=0.3)
-        yield base
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+    with live_mnemo_server(tmp_path, command=command, port=port, env=env) as server:
+        yield server.base
 
 
 @pytest.mark.django_db

@@ -43,6 +43,19 @@ class _Settings:
     def attempts(self, call: Call[Any]) -> int:
         return self.retry.max_retries + 1 if call.retryable else 1
 
+    def http_kwargs(self, transport: Any) -> dict[str, Any]:
+        """The arguments of the httpx2 client (sync or async) that carries the calls."""
+        return {"base_url": self.base_url, "headers": self.headers, "timeout": self.timeout, "transport": transport}
+
+    def wait_before_retry(self, attempt: int, attempts: int, response: httpx.Response | None) -> float | None:
+        """Seconds to wait before trying again after try ``attempt`` (0-based) of ``attempts``
+        answered ``response`` (None: a connection error), or None when that answer is final."""
+        if attempt + 1 >= attempts:
+            return None
+        if response is None:
+            return self.retry.delay(attempt, None) or 0.0
+        return self.retry.delay(attempt, response) if response.status_code in RETRY_STATUSES else None
+
 
 def _transport_error(call: Call[Any], exc: Exception) -> TransportError:
     return TransportError(f"{call.method} {call.url} got no answer: {type(exc).__name__}: {exc}")
@@ -73,12 +86,7 @@ class MnemoClient(SyncOperations):
         self._settings = _Settings(
             base_url, token, timeout=timeout, max_retries=max_retries, backoff=backoff, max_backoff=max_backoff
         )
-        self._http = httpx.Client(
-            base_url=self._settings.base_url,
-            headers=self._settings.headers,
-            timeout=timeout,
-            transport=transport,
-        )
+        self._http = httpx.Client(**self._settings.http_kwargs(transport))
 
     @property
     def base_url(self) -> str:
@@ -88,20 +96,18 @@ class MnemoClient(SyncOperations):
         attempts = self._settings.attempts(call)
         kwargs = call.request_kwargs()
         for attempt in range(attempts):
-            last = attempt + 1 >= attempts
             try:
                 response = self._http.request(call.method, call.url, **kwargs)
             except httpx.TransportError as exc:
-                if last:
+                wait = self._settings.wait_before_retry(attempt, attempts, None)
+                if wait is None:
                     raise _transport_error(call, exc) from exc
-                time.sleep(self._settings.retry.delay(attempt, None) or 0.0)
+                time.sleep(wait)
                 continue
-            if response.status_code in RETRY_STATUSES and not last:
-                wait = self._settings.retry.delay(attempt, response)
-                if wait is not None:
-                    time.sleep(wait)
-                    continue
-            return answer(response, call)
+            wait = self._settings.wait_before_retry(attempt, attempts, response)
+            if wait is None:
+                return answer(response, call)
+            time.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
     # --- helpers built on the operations ---
@@ -167,12 +173,7 @@ class AsyncMnemoClient(AsyncOperations):
         self._settings = _Settings(
             base_url, token, timeout=timeout, max_retries=max_retries, backoff=backoff, max_backoff=max_backoff
         )
-        self._http = httpx.AsyncClient(
-            base_url=self._settings.base_url,
-            headers=self._settings.headers,
-            timeout=timeout,
-            transport=transport,
-        )
+        self._http = httpx.AsyncClient(**self._settings.http_kwargs(transport))
 
     @property
     def base_url(self) -> str:
@@ -182,20 +183,18 @@ class AsyncMnemoClient(AsyncOperations):
         attempts = self._settings.attempts(call)
         kwargs = call.request_kwargs()
         for attempt in range(attempts):
-            last = attempt + 1 >= attempts
             try:
                 response = await self._http.request(call.method, call.url, **kwargs)
             except httpx.TransportError as exc:
-                if last:
+                wait = self._settings.wait_before_retry(attempt, attempts, None)
+                if wait is None:
                     raise _transport_error(call, exc) from exc
-                await asyncio.sleep(self._settings.retry.delay(attempt, None) or 0.0)
+                await asyncio.sleep(wait)
                 continue
-            if response.status_code in RETRY_STATUSES and not last:
-                wait = self._settings.retry.delay(attempt, response)
-                if wait is not None:
-                    await asyncio.sleep(wait)
-                    continue
-            return answer(response, call)
+            wait = self._settings.wait_before_retry(attempt, attempts, response)
+            if wait is None:
+                return answer(response, call)
+            await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def iter_memories(self, **filters: Any) -> AsyncIterator[Memory]:
