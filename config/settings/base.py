@@ -371,7 +371,7 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:
 # README "Search"); a query about something never stored then finds nothing. A request's
 # min_score overrides it.
-MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.06)
+MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.015)
 # The vector arm embeds the query without the words found in more than this share of the
 # searched memories (a speaker's name in a chat): the rest of the question decides.
 MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.05)
