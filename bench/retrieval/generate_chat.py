@@ -14,8 +14,12 @@ How it differs from ``generate.py`` (on purpose, closer to public chat benchmark
   (generate.py: pets, hobbies, trips, jobs, relatives, bands, books).
 - **Facts said directly as often as indirectly**: "I passed the CPA exam!" next to "no more
   flashcards, the results email said 84".
-- **Questions of two styles**: half reuse the evidence's own words, as LoCoMo's do ("What exam
-  did Hana pass?"), half paraphrase ("Which professional qualification did Hana get?").
+- **Questions of three styles**: ones that reuse the evidence's own words, as LoCoMo's do ("What
+  exam did Hana pass?", "What did Hana say about flashcards?"), and paraphrases ("Which
+  professional qualification did Hana get?").
+- **Long turns as well as short ones**: half the turns that hold a fact carry other news around it
+  ("Morning all! Sorry I've been quiet ... Anyway what's everyone up to this weekend?"), which
+  dilutes a turn's vector the way LoCoMo's long turns do.
 - **Types**: single-hop (one turn), multi-hop (a thing that moves on over several sessions, or the
   same kind of thing for two people: "Who in the group ran a race?"), temporal ("When did ...?",
   answered by the session's date), open-domain (an inference: "Would Hana be good at doing
@@ -648,6 +652,40 @@ FILLER = [
     "I'll check my calendar", "counting down to the weekend", "too hot today", "traffic was a nightmare",
 ]  # fmt: skip
 ADDRESS = ["@{m} ", "{m} ", "", "", "", ""]
+# What a fact's turn is wrapped in half the time: people say their news between other things, so a
+# turn holding a fact is often long and about more than the fact (as in LoCoMo's turns).
+BEFORE = [
+    "Morning all! Sorry I've been quiet, the week got away from me.",
+    "Ok so catching up on this chat, 200 messages, wow.",
+    "Hi hi, just got back from the shops and my phone is on 3%.",
+    "Right, finally sitting down with a tea.",
+    "Not much new here apart from the weather being grim, but",
+    "Sorry for the late reply, the kids were up all night.",
+]
+AFTER = [
+    "Anyway what's everyone up to this weekend?",
+    "Also did anyone find my umbrella after Friday?",
+    "Otherwise same old, work is busy and the cat keeps waking me at 5.",
+    "Will send photos later when the wifi behaves.",
+    "Oh and I still owe someone a coffee, remind me who.",
+    "Also the bin men skipped our street again, classic.",
+]
+# "What did Hana say about the flashcards?": the question names a word of the turn, as many of
+# LoCoMo's questions do; the longest word of the fact's indirect telling that is not one of these.
+ABOUT = ["What did {n} say about {w}?", "What did {n} mention about {w}?", "Tell me what {n} said about {w}."]
+PLAIN = {
+    "three",
+    "twice",
+    "finally",
+    "actually",
+    "everything",
+    "nothing",
+    "through",
+    "morning",
+    "people",
+    "really",
+    "without",
+}
 
 
 def _fill(text: str, slots: dict[str, str]) -> str:
@@ -686,6 +724,14 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                 text = _fill(rng.choice(frame["direct"]) if direct or "stages" in frame else value["ind"], slots)
                 if direct and "stages" not in frame and rng.random() < 0.5:
                     text += ", " + _fill(value["ind"], slots)
+                if rng.random() < 0.5:
+                    wrap = rng.random()
+                    if wrap < 0.4:
+                        text = rng.choice(BEFORE) + " " + text
+                    elif wrap < 0.8:
+                        text = text + ". " + rng.choice(AFTER)
+                    else:
+                        text = rng.choice(BEFORE) + " " + text + ". " + rng.choice(AFTER)
                 key = (person, frame["kind"], value["x"])
                 planned[first].append((person, text, (key, 0)))
                 stages = [first]
@@ -695,6 +741,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                     planned[s].append((person, _fill(stage, slots), (key, i)))
                 facts.append({"key": key, "frame": frame, "value": value, "slots": slots, "sessions": stages})
         sessions = []
+        texts: dict[str, str] = {}
         evidence: dict[tuple, list[tuple[str, str]]] = {}
         echoes: dict[tuple, str] = {}
         for s in range(n_sessions):
@@ -710,6 +757,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                     person, text, tag = next(ev_iter)
                     tid = f"{cid}:D{s + 1}:{len(turns) + 1}"
                     turns.append({"id": tid, "speaker": person, "text": text})
+                    texts[tid] = text
                     evidence.setdefault(tag[0], []).append((tid, dates[s].isoformat()))
                     last = person
                     fact = next(f for f in facts if f["key"] == tag[0])
@@ -762,6 +810,15 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                 ask("temporal", _fill(frame["when"], slots), temporal_ev)
             if "multi" in frame and len(ev) > 1:
                 ask("multi-hop", _fill(frame["multi"], slots), ev)
+            told = _fill(value.get("ind", value.get("w", "")), slots)
+            said = [t for t in ev if told and told in texts[t]]
+            if said and rng.random() < 0.7:
+                words = [w.strip(",.!?'") for w in told.split()]
+                # a thing more than an action: no "-ed", "-ing" or "-ly" word when there is another
+                plain = [w for w in words if w.isalpha() and w.lower() not in PLAIN]
+                things = [w for w in plain if not w.endswith(("ed", "ing", "ly"))] or plain
+                word = max(things, key=len)
+                ask("single-hop", _fill(rng.choice(ABOUT), slots | {"w": word}), said[:1])
         # multi-hop across people: the same kind of thing for two or more people of the group
         crossing = {
             "exam": "Who in the group passed an exam, and which?",
