@@ -17,14 +17,24 @@ from pathlib import Path
 
 from bench.retrieval import harness
 
+#: The MNEMO_SEARCH_COMMON_SHARE values tried (1.0: the whole question embedded).
+SHARES = (0.02, 0.05, 0.1, 1.0)
 
-def dump(name: str) -> dict:
+
+def dump(name: str, *, conversations: int | None = None, common_share: float | None = None) -> dict:
+    from django.conf import settings
+
     from memories import selectors
+
+    if common_share is not None:
+        settings.MNEMO_SEARCH_COMMON_SHARE = common_share
+        selectors.forget_namespace_stats()
     from memories.embedding import embed_texts
     from memories.models import Memory
 
     data = harness.dataset(name)
-    namespaces = harness.load(data, progress=True)
+    convs = [c["id"] for c in data["conversations"]][:conversations]
+    namespaces = harness.load(data, conversations=convs, progress=True)
     dia = {
         (ns, meta.get("dia_id")): pk
         for pk, ns, meta in Memory.objects.filter(namespace_id__in=namespaces.values()).values_list(
@@ -51,7 +61,7 @@ def dump(name: str) -> dict:
                 "rows": [[r[0], r[1], r[2], r[3], r[4]] for r in rows],
             }
         )
-    return {"dataset": name, "questions": out}
+    return {"dataset": name, "common_share": settings.MNEMO_SEARCH_COMMON_SHARE, "questions": out}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,9 +69,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(harness.DATASETS), default="mnemo")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--common-share", type=float, help="MNEMO_SEARCH_COMMON_SHARE for this dump")
     args = parser.parse_args(argv)
     harness.setup_django(Path(args.data_dir))
-    Path(args.out).write_text(json.dumps(dump(args.dataset)))
+    Path(args.out).write_text(json.dumps(dump(args.dataset, common_share=args.common_share)))
 
 
 if __name__ == "__main__":
