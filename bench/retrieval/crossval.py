@@ -154,21 +154,31 @@ def keyword_peak(q: Question, k: int = 5) -> float:
     return float(s[0] - s[min(k, len(s)) - 1])
 
 
-def fixed(a: float, b: float) -> Callable[[Question], np.ndarray]:
-    return lambda q: q.cos + a * q.cov + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(q.cov, 0))
+def rule(a: float, b: float, c: float = 0.0, lam: float = 1.0) -> Callable[[Question], np.ndarray]:
+    """z = cos + (a·cov + b·cos·√cov)·(λ + (1 − λ)·peak) + c·peak·cov (memories.selectors.hybrid_ranking)."""
 
+    def z(q: Question) -> np.ndarray:
+        peak = keyword_peak(q)
+        support = a * q.cov + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(q.cov, 0))
+        return q.cos + support * (lam + (1 - lam) * peak) + c * peak * q.cov
 
-def adaptive(a: float, b: float) -> Callable[[Question], np.ndarray]:
-    return lambda q: q.cos + a * keyword_peak(q) * q.cov + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(q.cov, 0))
+    return z
 
 
 RULES: dict[str, Callable[[Question], np.ndarray]] = {}
+# fixed weights (the rule shipped before is one of them)
 for _a in (0.0, 0.15, 0.3, 0.5):
-    for _b in (0.0, 0.25, 0.5, 0.75):
-        RULES[f"cos + {_a} cov + {_b} cos·√cov"] = fixed(_a, _b)
-for _a in (0.5, 1.0, 1.5, 2.0):
-    for _b in (0.0, 0.25, 0.5):
-        RULES[f"cos + {_a} peak·cov + {_b} cos·√cov"] = adaptive(_a, _b)
+    for _b in (0.25, 0.5, 0.75, 1.0):
+        RULES[f"cos + {_a} cov + {_b} cos·√cov"] = rule(_a, _b)
+# a keyword term that weighs as much as the query's words single out a few memories
+for _c in (0.5, 1.0, 2.0):
+    for _b in (0.25, 0.5, 1.0):
+        RULES[f"cos + {_c} peak·cov + {_b} cos·√cov"] = rule(0.0, _b, c=_c)
+# the whole keyword evidence scaled by the peak, from λ (no peak) to 1
+for _a in (0.15, 0.3, 0.6):
+    for _b in (0.75, 1.0, 1.5):
+        for _lam in (0.25, 0.5):
+            RULES[f"cos + ({_a} cov + {_b} cos·√cov)·({_lam} + {1 - _lam} peak)"] = rule(_a, _b, lam=_lam)
 SHIPPED_BEFORE = "cos + 0.15 cov + 0.5 cos·√cov"
 
 

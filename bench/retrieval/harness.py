@@ -32,7 +32,7 @@ DATASETS = {"mnemo": DATA, "chat": HERE / "chat.json"}
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")
 NAMESPACE_PREFIX = "agent:retrieval-"
-MIN_SCORES = (0.0, 0.01, 0.015, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+MIN_SCORES = (0.0, 0.01, 0.015, 0.02, 0.04, 0.06, 0.1, 0.2, 0.3)
 
 
 def dataset(name: str = "mnemo") -> dict[str, Any]:

@@ -374,7 +374,7 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.015)
 # The vector arm embeds the query without the words found in more than this share of the
 # searched memories (a speaker's name in a chat): the rest of the question decides.
-MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.05)
+MNEMO_SEARCH_COMMON_SHARE = env.float("MNEMO_SEARCH_COMMON_SHARE", default=0.02)
 # Namespaces (the searched ones together) of up to this many memories are searched by comparing
 # every vector (exact and fast at that size); larger ones through the HNSW index.
 MNEMO_SEARCH_EXACT_MAX = env.int("MNEMO_SEARCH_EXACT_MAX", default=5000)

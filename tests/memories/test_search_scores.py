@@ -58,14 +58,12 @@ def test_scores_and_evidence_are_in_their_documented_ranges(token_client, ns, mo
 
 @pytest.mark.parametrize("query", ["who leads engineering", "Biscuit the dog", "meeting time", "peanut allergy"])
 def test_the_hybrid_order_and_score_follow_the_documented_ranking(token_client, ns, query):
-    """The statement ranks by hybrid_ranking(similarity, keyword_coverage, keyword peak), and the
-    score is the calibration of that value and the search's best one: the benchmark tools
-    (crossval, features) compute them the same way. The namespace is smaller than the limit, so
-    every candidate comes back and the peak can be recomputed from the results."""
+    """The statement ranks by hybrid_ranking(similarity, keyword_coverage), and the score is the
+    calibration of that value and of the search's best one (every candidate comes back here: the
+    namespace is smaller than the limit): the benchmark tools (crossval) compute them the same way."""
     results = post(token_client, query=query, min_score=0, limit=10)["results"]
     assert len(results) == len(FACTS)
-    peak = selectors.keyword_peak([r["keyword_coverage"] for r in results])
-    values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"], peak) for r in results]
+    values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"]) for r in results]
     assert values == sorted(values, reverse=True)
     cal = selectors.CALIBRATION["hybrid"]
     for r, z in zip(results, values, strict=True):
