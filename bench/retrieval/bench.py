@@ -52,7 +52,7 @@ on the odd ones, and back (the two halves' results pooled). The fusion rule is p
 `peak` = the best keyword coverage among the query's candidates minus the fifth best) as the one that
 loses least to either arm in any question type of the training data, then has the best R@5 + R@10.
 Cells: R@5 / R@10 over the answerable questions; "loses to an arm": the cells where the vector or
-the keyword arm alone does better. The floor is the highest score costing at most 1.5 points of
+the keyword arm alone does better. The floor is the highest score costing at most 1 point of
 R@10 on the training questions; the second table gives what it costs and what it catches on the
 reported ones (false hits: questions about things never stored that still get a result)."""
 
