@@ -293,7 +293,7 @@ def report(test: list[Question], fitted: dict[str, Any]) -> dict[str, Any]:
 DEFICIT_STEP = 0.005
 
 #: Floors whose out-of-sample cost and catch are tabled (a caller's min_score).
-TRADE_OFF = (0.015, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
+TRADE_OFF = (0.01, 0.015, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
 
 #: The common-word share search used before (MNEMO_SEARCH_COMMON_SHARE): the arms' rows use it.
 SHARE_BEFORE = 0.05

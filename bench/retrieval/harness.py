@@ -210,8 +210,13 @@ def render(result: dict[str, Any]) -> list[str]:
         f"`remember`, {result['questions']} questions ({result['answerable']} with evidence turns); made by "
         f"`bench/retrieval/{'generate_chat.py' if chat else 'generate.py'}` (ours, seeded; see "
         "bench/retrieval/README.md). R@k: share of a question's evidence turns in the top k; MRR: 1 / rank of "
-        "the first one. The search as shipped: its fusion, calibration and floor were fitted on both data sets "
-        "(in sample); the out-of-sample numbers are in the cross-validated table below.",
+        "the first one."
+        + (
+            " The search as shipped: its fusion, calibration and floor were fitted on both data sets (in sample);"
+            " the out-of-sample numbers are in the cross-validated table below."
+            if "dataset" in result
+            else ""
+        ),
         "",
         "| mode | " + " | ".join(f"{t} R@5 / R@10 / MRR" for t in (*TYPES, "all")) + " | SQL p50 / p95 ms |",
         "|---|" + "---|" * (len(TYPES) + 2),
