@@ -47,10 +47,14 @@ Every tuned choice of hybrid search (the fusion rule, the score's calibration, t
 over two data sets built apart (bench/retrieval/README.md): **in sample** = fitted on every
 question of both data sets (what ships); **other data set** = fitted on the other data set alone;
 **other conversations** = fitted on the even-numbered conversations of both data sets and reported
-on the odd ones, and back (the two halves' results pooled). The fusion rule is picked from a grid
-(fixed weights `cos + a·cov + b·cos·√cov`, and adaptive `cos + a·peak·cov + b·cos·√cov`, where
-`peak` = the best keyword coverage among the query's candidates minus the fifth best) as the one that
-loses least to either arm in any question type of the training data, then has the best R@5 + R@10.
+on the odd ones, and back (the two halves' results pooled). The fusion rule and the common-word
+share of the vector arm's query (0.02, 0.05, 0.1 or 1) are picked from a grid (fixed weights
+`cos + a·cov + b·cos·√cov`; adaptive `cos + c·peak·cov + b·cos·√cov` and
+`cos + (a·cov + b·cos·√cov)·(λ + (1 − λ)·peak)`, where `peak` = the best keyword coverage among the
+query's candidates minus the fifth best) as the one that loses least to either arm in any question
+type of the training data, then has the best R@5 + R@10; each row is compared with the arms on the
+same questions and share. The SQL timings of the two tables above were taken while other test runs
+shared the two cores (load average 6 to 9): the search's cost is measured in its own sections.
 Cells: R@5 / R@10 over the answerable questions; "loses to an arm": the cells where the vector or
 the keyword arm alone does better. The floor is the highest score costing at most 1 point of
 R@10 on the training questions; the second table gives what it costs and what it catches on the
