@@ -368,8 +368,8 @@ MNEMO_MERGE_MIN_SIMILARITY = env.float("MNEMO_MERGE_MIN_SIMILARITY", default=0.8
 MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
-# Search results scoring below this are left out (scores are calibrated relevance in [0, 1]:
-# README "Search"). Chosen by cross-validation (bench/retrieval/crossval.py) as the highest floor
+# Search results scoring below this are left out (scores are calibrated relevance in [0, 1]).
+# Chosen by cross-validation (bench/retrieval/crossval.py) as the highest floor
 # costing at most 1 point of R@10 on the training questions: out of sample it costs 0 to 2 points
 # and drops the noise, not the questions about things never stored, which score like answers on
 # conversational data (docs/benchmarks.md). A request's min_score overrides it; 0.15 answers "No
