@@ -304,11 +304,17 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
     every question of both data sets), fitted on the other half of the conversations (of both data
     sets: even against odd, both ways) and fitted on the other data set alone."""
     in_sample = fit(every, floor_cost)
-    halves = {k: fit([q for q in every if q.fold != k], floor_cost) for k in (0, 1)}
+    # (a run over one conversation per data set, make bench --quick, has no odd half)
+    halves = {
+        k: fit([q for q in every if q.fold != k], floor_cost)
+        for k in (0, 1)
+        if any(q.fold == k for q in every) and any(q.fold != k for q in every)
+    }
     out: dict[str, Any] = {}
     for name in sorted({q.dataset for q in every}, key=lambda n: n != "mnemo"):
         mine = [q for q in every if q.dataset == name]
-        qs = [q for q in mine if q.share == SHARE_BEFORE]
+        # the rule shipped before ran with SHARE_BEFORE (a quick run dumps the configured share only)
+        qs = [q for q in mine if q.share == SHARE_BEFORE] or [q for q in mine if q.share == in_sample["share"]]
         # the arms as search runs them now (the common-word share fitted in sample)
         vector, keyword = arms([q for q in mine if q.share == in_sample["share"]])
         before = RULES[SHIPPED_BEFORE]
@@ -335,6 +341,9 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
             mr += ranked
             mp += probs
             mk += [int((p[i[:10]] >= fitted["floor"]).sum()) for p, i in zip(probs, ranked, strict=True)]
+        if not mq:
+            out[name] = entry
+            continue
         base, cut = table(mq, mr), table(mq, mr, mk)
         never = [k for q, k in zip(mq, mk, strict=True) if not q.evidence]
         answerable = [k for q, k in zip(mq, mk, strict=True) if q.evidence]
@@ -370,6 +379,8 @@ def render(result: dict[str, Any]) -> list[str]:
     ]
     for name, entry in result.items():
         for row in ROWS:
+            if row not in entry:
+                continue
             e = entry[row]
             # each row against the arms on the same questions, found with the same common-word share
             arm_tables = e.get("arms") or (entry["vector arm"]["table"], entry["keyword arm"]["table"])
@@ -396,6 +407,8 @@ def render(result: dict[str, Any]) -> list[str]:
     ]
     for name, entry in result.items():
         for row in ("shipped before", "in sample", "other data set", "other conversations"):
+            if row not in entry:
+                continue
             f = entry[row]["floor"]
             floor = f["floor"] if not isinstance(f["floor"], list) else " / ".join(f"{x:.3f}" for x in f["floor"])
             floor = f"{floor:.3f}" if isinstance(floor, float) else floor
@@ -412,7 +425,7 @@ def render(result: dict[str, Any]) -> list[str]:
         "|---|" + "---|" * len(TRADE_OFF),
     ]
     for name, entry in result.items():
-        cells = [f"{f['r10_lost']:.3f} / {f['false_hit_rate']:.3f}" for f in entry["floors"]]
+        cells = [f"{f['r10_lost']:.3f} / {f['false_hit_rate']:.3f}" for f in entry.get("floors", [])]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines
 
