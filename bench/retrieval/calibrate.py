@@ -1,5 +1,9 @@
 """Fit the search score's calibration (memories.selectors.CALIBRATION) on the benchmark.
 
+The hybrid mode's calibration (with the search's best ranking value) is fitted by
+``crossval.py`` since issue 26, over both data sets; this script still fits σ(α z + β) per mode on
+the first one (vector and keyword modes keep its values).
+
 For each mode, every question's top 10 results are labelled (is this memory one of the
 question's evidence turns? questions about things never said have none) and a logistic
 regression maps the mode's ranking value z (hybrid: ``memories.selectors.hybrid_ranking``;

@@ -14,7 +14,8 @@ def test_hybrid_never_ranks_below_its_arms_on_the_slice():
     data = harness.dataset()
     namespaces = harness.load(data, conversations=["c0"])
     floor = selectors.min_score_or_default(None)
-    result = harness.evaluate(data, namespaces, min_scores=(floor,))
+    quiet = 0.15  # docs/benchmarks.md: the floor for callers who prefer silence
+    result = harness.evaluate(data, namespaces, min_scores=(floor, quiet))
     assert result["answerable"] >= 70  # the slice is big enough to mean something
     hybrid, keyword, vector = (result[m]["table"] for m in ("hybrid", "keyword", "vector"))
     for kind in [*harness.TYPES, "all"]:
@@ -23,8 +24,11 @@ def test_hybrid_never_ranks_below_its_arms_on_the_slice():
     assert hybrid["all"]["r10"] > keyword["all"]["r10"] and hybrid["all"]["mrr"] > keyword["all"]["mrr"]
     # Against the vector arm: on the whole benchmark hybrid is ahead in every type
     # (docs/benchmarks.md); on this one-conversation slice they are within one question's share
-    # at R@10 (at R@5 the vector arm is ahead here: 0.658 against 0.637).
+    # at R@10.
     assert hybrid["all"]["r10"] >= vector["all"]["r10"] - 0.01
-    # the default floor keeps most answers and drops most questions about things never said
+    # the default floor costs little: it keeps the answers found (docs/benchmarks.md: at most 2
+    # points of R@10 out of sample); a quiet floor drops most questions about things never said
     gate = result["hybrid"]["min_score"][str(floor)]
-    assert gate["false_empty_rate"] <= 0.25 and gate["false_hit_rate"] <= 0.5, gate
+    assert gate["false_empty_rate"] <= 0.02 and gate["answer_lost_rate"] <= 0.05, gate
+    quiet_gate = result["hybrid"]["min_score"][str(quiet)]
+    assert quiet_gate["false_hit_rate"] <= 0.5, quiet_gate

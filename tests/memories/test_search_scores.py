@@ -22,6 +22,10 @@ FACTS = [
     "User flies to Lisbon on June 22 for the conference",
 ]
 NEVER_STORED = "When did the user go skydiving?"
+# The floor docs/benchmarks.md gives a caller who prefers silence: most questions about things never
+# stored find nothing at it (and a sixth to a third of conversational answers are lost); the default
+# floor is far lower, chosen to cost little recall.
+QUIET = 0.15
 
 
 @pytest.fixture
@@ -59,36 +63,43 @@ def test_scores_and_evidence_are_in_their_documented_ranges(token_client, ns, mo
 @pytest.mark.parametrize("query", ["who leads engineering", "Biscuit the dog", "meeting time", "peanut allergy"])
 def test_the_hybrid_order_and_score_follow_the_documented_ranking(token_client, ns, query):
     """The statement ranks by hybrid_ranking(similarity, keyword_coverage), and the score is the
-    calibration of that value: the benchmark tools (fusion, calibration) compute it the same way."""
+    calibration of that value and of the search's best one (every candidate comes back here: the
+    namespace is smaller than the limit): the benchmark tools (crossval) compute them the same way."""
     results = post(token_client, query=query, min_score=0, limit=10)["results"]
-    assert len(results) >= 3
+    assert len(results) == len(FACTS)
     values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"]) for r in results]
     assert values == sorted(values, reverse=True)
     cal = selectors.CALIBRATION["hybrid"]
     for r, z in zip(results, values, strict=True):
-        assert r["score"] == pytest.approx(1 / (1 + math.exp(-(cal.alpha * z + cal.beta))), abs=2e-3)
+        expected = 1 / (1 + math.exp(-(cal.alpha * z + cal.gamma * values[0] + cal.beta)))
+        assert r["score"] == pytest.approx(expected, abs=2e-3)
 
 
 def test_the_score_is_comparable_across_queries(token_client, ns):
     """A clear answer scores high whatever the query; a query about nothing stored scores low."""
-    floor = selectors.min_score_or_default(None)
     exact = post(token_client, query="What is the name of the user's dog?", min_score=0)["results"]
     assert exact[0]["text"].startswith("The user's dog Biscuit") and exact[0]["score"] > max(
-        3 * exact[1]["score"], floor
+        3 * exact[1]["score"], QUIET
     )
     code = post(token_client, query="TEAM-123", min_score=0)["results"][0]
     assert code["text"].endswith("TEAM-123") and code["score"] > 0.5 and code["keyword_coverage"] == 1.0
     nothing = post(token_client, query=NEVER_STORED, min_score=0)["results"]
-    assert nothing and nothing[0]["score"] < floor < exact[0]["score"]
+    assert nothing and nothing[0]["score"] < QUIET < exact[0]["score"]
 
 
-def test_the_default_min_score_gives_the_seed_002_empty_answer(token_client, ns):
-    assert post(token_client, query=NEVER_STORED, format="text")["text"] == "No matching memories found"
-    assert post(token_client, query=NEVER_STORED)["results"] == []
-    # the same query with no floor still gets its (weak) neighbours; a real question its answer
-    assert post(token_client, query=NEVER_STORED, min_score=0)["results"]
-    found = post(token_client, query="which team ID does the user have in Linear", format="text")["text"]
-    assert found.startswith("Found the following memories:\n\n1. User's Linear team ID is TEAM-123 (score: ")
+def test_the_default_floor_drops_noise_and_a_quiet_floor_gives_the_seed_002_empty_answer(token_client, ns):
+    # the default floor keeps the weak neighbours above it and drops what lies below it
+    floor = selectors.min_score_or_default(None)
+    every = post(token_client, query=NEVER_STORED, min_score=0, limit=10)["results"]
+    kept = post(token_client, query=NEVER_STORED, limit=10)["results"]
+    assert kept == [r for r in every if r["score"] >= floor] and 0 < len(kept) < len(every)
+    # a caller who prefers silence asks for it; a real question still gets its answer
+    assert post(token_client, query=NEVER_STORED, min_score=QUIET, format="text")["text"] == (
+        "No matching memories found"
+    )
+    assert post(token_client, query=NEVER_STORED, min_score=QUIET)["results"] == []
+    found = post(token_client, query="which team ID does the user have in Linear", min_score=QUIET, format="text")
+    assert found["text"].startswith("Found the following memories:\n\n1. User's Linear team ID is TEAM-123 (score: ")
 
 
 def test_min_score_filters_on_the_score(token_client, ns):
@@ -116,7 +127,7 @@ def test_min_score_through_the_search_memory_tool(user, ns):
         assert response.status_code == 200, response.json()
         return response.json()["result"]
 
-    assert invoke(query=NEVER_STORED)["text"] == "No matching memories found"
+    assert invoke(query=NEVER_STORED, min_score=QUIET)["text"] == "No matching memories found"
     assert invoke(query=NEVER_STORED, min_score=0)["results"]
     hit = invoke(query="TEAM-123", min_score=0.5)["results"]
     assert [r["text"] for r in hit] == ["User's Linear team ID is TEAM-123"]
@@ -125,6 +136,7 @@ def test_min_score_through_the_search_memory_tool(user, ns):
 def test_the_session_prompt_recalls_by_score(user, ns, settings):
     from assistant.services.build_system_prompt_service import relevant_memories
 
+    settings.MNEMO_PROMPT_MIN_SCORE = QUIET
     assert relevant_memories(user=user, message=NEVER_STORED) == []
     assert "User's Linear team ID is TEAM-123" in relevant_memories(user=user, message="what is my Linear team ID?")
     settings.MNEMO_PROMPT_MIN_SCORE = 0.0

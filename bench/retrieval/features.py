@@ -1,0 +1,79 @@
+"""Dump every question's search candidates with both arms' evidence, for offline fusion work.
+
+For each question of a data set (answerable or not), ``memories.selectors.search_features``
+returns the hybrid statement's candidates: (id, cosine, IDF keyword coverage, vector rank,
+keyword rank). They are written to a JSON file with the question's type, conversation and
+evidence memory ids, so that fusion rules, calibration and floors can be fitted and checked in
+numpy without searching again (``crossval.py``).
+
+    .venv/bin/python -m bench.retrieval.features --data-dir /tmp/mnemo-ret --dataset chat --out /tmp/f-chat.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bench.retrieval import harness
+
+#: The MNEMO_SEARCH_COMMON_SHARE values tried (1.0: the whole question embedded).
+SHARES = (0.02, 0.05, 0.1, 1.0)
+
+
+def dump(name: str, *, conversations: int | None = None, common_share: float | None = None) -> dict:
+    from django.conf import settings
+
+    from memories import selectors
+
+    if common_share is not None:
+        settings.MNEMO_SEARCH_COMMON_SHARE = common_share
+        selectors.forget_namespace_stats()
+    from memories.embedding import embed_texts
+    from memories.models import Memory
+
+    data = harness.dataset(name)
+    convs = [c["id"] for c in data["conversations"]][:conversations]
+    namespaces = harness.load(data, conversations=convs, progress=True)
+    dia = {
+        (ns, meta.get("dia_id")): pk
+        for pk, ns, meta in Memory.objects.filter(namespace_id__in=namespaces.values()).values_list(
+            "id", "namespace_id", "metadata"
+        )
+    }
+    questions = [q for q in data["questions"] if q["conversation"] in namespaces]
+    texts = [
+        selectors.embedding_text(namespace_ids=[namespaces[q["conversation"]]], query=q["question"]) for q in questions
+    ]
+    vectors = embed_texts(texts)
+    out = []
+    for q, vector in zip(questions, vectors, strict=True):
+        ns = namespaces[q["conversation"]]
+        rows = selectors.search_features(namespace_ids=[ns], query=q["question"], query_vector=vector, limit=10)
+        out.append(
+            {
+                "id": q["id"],
+                "conversation": q["conversation"],
+                "type": q["type"],
+                "question": q["question"],
+                "terms": len(selectors.query_terms(q["question"])),
+                "evidence": [dia[(ns, d)] for d in q["evidence"] if (ns, d) in dia],
+                "rows": [[r[0], r[1], r[2], r[3], r[4]] for r in rows],
+            }
+        )
+    return {"dataset": name, "common_share": settings.MNEMO_SEARCH_COMMON_SHARE, "questions": out}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--dataset", choices=sorted(harness.DATASETS), default="mnemo")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--common-share", type=float, help="MNEMO_SEARCH_COMMON_SHARE for this dump")
+    args = parser.parse_args(argv)
+    harness.setup_django(Path(args.data_dir))
+    Path(args.out).write_text(json.dumps(dump(args.dataset, common_share=args.common_share)))
+
+
+if __name__ == "__main__":
+    main()
