@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import uuid
+from datetime import UTC, datetime
 
 import httpx2
 import pytest
@@ -124,6 +125,44 @@ def test_add_memory_async_then_its_event_until_ready_and_pagination(mnemo):
     assert deleted.kind == "deleted"
     with pytest.raises(NotFound):
         mnemo.get_event(str(uuid.uuid4()))
+
+
+def test_facts_in_time_supersession_and_as_of(mnemo):
+    """docs/time-aware.md through the client's named parameters and typed results."""
+    paris = mnemo.remember("User lives in Paris.", valid_from=datetime(2021, 3, 1, tzinfo=UTC))
+    assert paris.stored and paris.supersedes == []
+    memory = mnemo.get_memory(paris.memory_id)
+    assert memory.valid_from == datetime(2021, 3, 1, tzinfo=UTC) and memory.valid_until is None
+
+    berlin = mnemo.remember("User moved to Berlin.", supersede="close")
+    assert berlin.stored and [type(s).__name__ for s in berlin.supersedes] == ["Supersession"]
+    closed = berlin.supersedes[0]
+    assert closed.memory_id == paris.memory_id and closed.text == "User lives in Paris." and closed.closed
+    assert "Paris" in closed.old_values and "Berlin" in closed.new_values and 0 < closed.similarity <= 1
+    assert isinstance(closed.valid_until, datetime) and closed.valid_until.tzinfo is not None
+    assert mnemo.get_memory(paris.memory_id).valid_until == closed.valid_until
+    assert mnemo.get_memory(berlin.memory_id).valid_from == closed.valid_until  # the closing moment
+    assert "superseded" in [e.event_type for e in mnemo.history(paris.memory_id)]
+
+    now = mnemo.search("where does the user live", min_score=0)
+    assert [hit.text for hit in now] == ["User moved to Berlin."]
+    assert now[0].valid_from == closed.valid_until and now[0].valid_until is None
+    then = mnemo.search("where does the user live", min_score=0, as_of="2022-01-01T00:00:00Z")
+    assert [hit.text for hit in then] == ["User lives in Paris."]
+    assert then[0].valid_until == closed.valid_until
+    assert "User lives in Paris." in mnemo.search_text("where does the user live", min_score=0, as_of="2022-01-01")
+
+    # None is JSON null in a PATCH: Paris's validity reopens, and it is found today again.
+    assert mnemo.update_memory(paris.memory_id, valid_until=None).valid_until is None
+    assert paris.memory_id in [hit.id for hit in mnemo.search("where does the user live", min_score=0)]
+
+    with pytest.raises(InvalidInput) as caught:
+        mnemo.remember("User lived in Lisbon.", valid_from="2023-01-01T00:00:00Z", valid_until="2019-01-01T00:00:00Z")
+    assert caught.value.code == "INVALID_INPUT" and caught.value.status_code == 400
+    with pytest.raises(InvalidInput):
+        mnemo.update_memory(paris.memory_id, valid_until=datetime(2020, 1, 1, tzinfo=UTC))  # before valid_from
+    assert mnemo.search("Lisbon", mode="keyword") == []  # the failed writes changed nothing
+    assert mnemo.get_memory(paris.memory_id).valid_until is None
 
 
 def test_contacts_and_contact_memory(mnemo):

@@ -3,13 +3,14 @@ built and answered, and the retry policy."""
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx2 as httpx
@@ -105,6 +106,24 @@ def query_value(value: Any) -> str:
 def compact(**values: Any) -> dict[str, Any]:
     """The fields that were given (``None`` means "not sent": the server's default applies)."""
     return {k: v for k, v in values.items() if v is not None}
+
+
+class _Unset(enum.Enum):
+    """A PATCH parameter that was not given (``None`` is sent: it clears the field). One object
+    for the sync and async operations, so their signatures are equal."""
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = _Unset.UNSET
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """A PATCH's body: the parameters that were given, ``None`` included (JSON null clears)."""
+    return {k: v for k, v in values.items() if v is not UNSET}
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from mnemo_client._core import Call, compact
+from mnemo_client._core import UNSET, Call, _given, _Unset, compact
 from mnemo_client.models import (
     AddMemoryResult,
     Contact,
@@ -53,6 +53,12 @@ T = TypeVar("T")
 M = TypeVar("M", Memory, Contact)
 
 _Time = datetime | str
+
+
+def _search_body(query: str, **values: Any) -> dict[str, Any]:
+    """``search`` and ``search_text``'s body (one place, so the two cannot differ)."""
+    tags = values.pop("tags", None)
+    return compact(query=query, tags=list(tags) if tags is not None else None, **values)
 
 
 def _page(model: type[M]) -> Any:
@@ -132,12 +138,18 @@ class SyncOperations:
         capture_mode: str | None = None,
         session_id: str | None = None,
         last_confirmed_at: _Time | None = None,
+        valid_from: _Time | None = None,
+        valid_until: _Time | None = None,
+        supersede: str | None = None,
         **extra: Any,
     ) -> RememberResult:
         """Seed 003 ``remember``: store one durable fact, synchronously (never retried).
 
         ``dedup_policy``: ``insert``, ``skip_if_near`` or ``ask``; ``capture_mode``: ``explicit`` or
-        ``inferred``. Fields this client does not name yet pass through ``**extra``."""
+        ``inferred``. ``valid_from``/``valid_until``: when the fact holds (``valid_until``
+        exclusive; open when not given). ``supersede``: ``report`` (the default: contradicted live
+        memories are listed in ``supersedes``) or ``close`` (their validity also ends; see
+        docs/time-aware.md). Fields this client does not name yet pass through ``**extra``."""
         body = compact(
             text=text,
             tags=list(tags) if tags is not None else None,
@@ -150,6 +162,9 @@ class SyncOperations:
             capture_mode=capture_mode,
             session_id=session_id,
             last_confirmed_at=last_confirmed_at,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            supersede=supersede,
             **extra,
         )
         return self._send(Call("remember", RememberResult.from_dict, body=body))
@@ -161,12 +176,21 @@ class SyncOperations:
         metadata: Mapping[str, Any] | None = None,
         namespace: str | None = None,
         async_: bool = True,
+        valid_from: _Time | None = None,
+        valid_until: _Time | None = None,
         **extra: Any,
     ) -> AddMemoryResult:
         """Seed 002 ``add_memory`` (never retried). With ``async_`` (JSON field ``async``) the
         memory is embedded in the background: follow ``event_id`` with ``get_event`` or
-        ``wait_for_event``."""
-        body = compact(content=content, metadata=metadata, namespace=namespace, **extra)
+        ``wait_for_event``. ``valid_from``/``valid_until`` as for ``remember`` (nothing is superseded)."""
+        body = compact(
+            content=content,
+            metadata=metadata,
+            namespace=namespace,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            **extra,
+        )
         body["async"] = async_
         return self._send(Call("add_memory", AddMemoryResult.from_dict, body=body))
 
@@ -187,29 +211,61 @@ class SyncOperations:
         metadata: Mapping[str, Any] | None = None,
         created_after: _Time | None = None,
         created_before: _Time | None = None,
+        as_of: _Time | None = None,
         **extra: Any,
     ) -> list[SearchResult]:
         """Seed 002 ``search_memory``: the best memories first (``mode``: ``hybrid``, ``vector``
-        or ``keyword``; ``tags_mode``: ``any`` or ``all``). A read: retried when safe."""
-        body = compact(
-            query=query,
+        or ``keyword``; ``tags_mode``: ``any`` or ``all``). ``as_of``: the memories valid at that
+        moment (default: now); ``created_after``/``created_before`` filter on when Mnemo stored a
+        memory instead. A read: retried when safe."""
+        body = _search_body(
+            query,
             namespace=namespace,
             limit=limit,
             mode=mode,
             min_score=min_score,
-            tags=list(tags) if tags is not None else None,
+            tags=tags,
             tags_mode=tags_mode,
             metadata=metadata,
             created_after=created_after,
             created_before=created_before,
+            as_of=as_of,
             **extra,
         )
         return self._send(Call("search", _search_results, body=body, idempotent=True))
 
-    def search_text(self, query: str, *, namespace: str | None = None, limit: int = 5, **kw: Any) -> str:
+    def search_text(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        limit: int = 5,
+        mode: str | None = None,
+        min_score: float | None = None,
+        tags: Sequence[str] | None = None,
+        tags_mode: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_after: _Time | None = None,
+        created_before: _Time | None = None,
+        as_of: _Time | None = None,
+        **extra: Any,
+    ) -> str:
         """The search as seed 002's one string: ``"Found the following memories:\\n\\n1. ... (score: 0.87)\\n\\n"``
-        or ``"No matching memories found"``. Takes ``search``'s keyword arguments."""
-        body = compact(query=query, namespace=namespace, limit=limit, **kw)
+        or ``"No matching memories found"``. Takes ``search``'s parameters."""
+        body = _search_body(
+            query,
+            namespace=namespace,
+            limit=limit,
+            mode=mode,
+            min_score=min_score,
+            tags=tags,
+            tags_mode=tags_mode,
+            metadata=metadata,
+            created_after=created_after,
+            created_before=created_before,
+            as_of=as_of,
+            **extra,
+        )
         body["format"] = "text"
         return self._send(Call("search", _search_text, body=body, idempotent=True))
 
@@ -253,10 +309,39 @@ class SyncOperations:
         )
         return self._send(Call("list_memories", _page(Memory), params=params))
 
-    def update_memory(self, memory_id: int, **fields: Any) -> Memory:
-        """Change a memory's fields (``text``, ``tags``, ``expires_at``, ``metadata``, ``importance``, ...);
-        new text is re-embedded. ``None`` is sent as JSON null (it clears a field). Not retried."""
-        return self._send(Call("update_memory", Memory.from_dict, path={"memory_id": memory_id}, body=fields))
+    def update_memory(
+        self,
+        memory_id: int,
+        *,
+        text: str | _Unset = UNSET,
+        tags: Sequence[str] | _Unset = UNSET,
+        metadata: Mapping[str, Any] | _Unset = UNSET,
+        importance: float | _Unset = UNSET,
+        expires_at: _Time | None | _Unset = UNSET,
+        valid_from: _Time | None | _Unset = UNSET,
+        valid_until: _Time | None | _Unset = UNSET,
+        source_provider: str | _Unset = UNSET,
+        capture_mode: str | _Unset = UNSET,
+        session_id: str | _Unset = UNSET,
+        **fields: Any,
+    ) -> Memory:
+        """Change the given fields of a memory (the others keep their values); new text is
+        re-embedded. ``None`` is sent as JSON null: it clears ``expires_at``, ``valid_from`` or
+        ``valid_until`` (the interval is checked as the memory would end up). Not retried."""
+        body = _given(
+            text=text,
+            tags=tags if tags is UNSET or tags is None else list(tags),
+            metadata=metadata,
+            importance=importance,
+            expires_at=expires_at,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            source_provider=source_provider,
+            capture_mode=capture_mode,
+            session_id=session_id,
+            **fields,
+        )
+        return self._send(Call("update_memory", Memory.from_dict, path={"memory_id": memory_id}, body=body))
 
     def delete_memory(self, memory_id: int) -> Tombstone:
         """Delete a memory: out of recall, kept as a tombstone of kind ``deleted``."""

@@ -32,6 +32,7 @@ __all__ = [
     "RulesPrompt",
     "SearchResult",
     "Session",
+    "Supersession",
     "Token",
     "Tombstone",
     "Tool",
@@ -113,7 +114,8 @@ class Identity(Model):
 
 @dataclass(kw_only=True)
 class Memory(Model):
-    """One stored memory."""
+    """One stored memory. ``valid_from``/``valid_until``: when the fact held (``None``: open at
+    that end; ``valid_until`` is exclusive), see docs/time-aware.md."""
 
     id: int = 0
     namespace: str = ""
@@ -127,6 +129,8 @@ class Memory(Model):
     capture_mode: str | None = None
     session_id: str | None = None
     expires_at: datetime | None = _dt()
+    valid_from: datetime | None = _dt()
+    valid_until: datetime | None = _dt()
     last_confirmed_at: datetime | None = _dt()
     created_at: datetime | None = _dt()
     updated_at: datetime | None = _dt()
@@ -138,7 +142,8 @@ class Memory(Model):
 @dataclass(kw_only=True)
 class SearchResult(Model):
     """One search hit, best first: ``score`` is the fused rank score, ``similarity`` the cosine
-    similarity and ``keyword_coverage`` the share of the query's words found."""
+    similarity and ``keyword_coverage`` the share of the query's words found; ``valid_from`` and
+    ``valid_until`` as on ``Memory``."""
 
     id: int = 0
     text: str = ""
@@ -149,18 +154,37 @@ class SearchResult(Model):
     metadata: dict[str, Any] = _f({})
     created_at: datetime | None = _dt()
     last_confirmed_at: datetime | None = _dt()
+    valid_from: datetime | None = _dt()
+    valid_until: datetime | None = _dt()
+
+
+@dataclass(kw_only=True)
+class Supersession(Model):
+    """A live memory the remembered one contradicts (same subject, another value): ``old_values``
+    it says that the new one drops, ``new_values`` the new one says instead. ``closed`` when
+    ``supersede="close"`` ended its validity, at ``valid_until``."""
+
+    memory_id: int = 0
+    text: str = ""
+    similarity: float = 0.0
+    old_values: list[str] = _f([])
+    new_values: list[str] = _f([])
+    closed: bool = False
+    valid_until: datetime | None = _dt()
 
 
 @dataclass(kw_only=True)
 class RememberResult(Model):
     """Seed 003 ``remember``: ``message`` is ``"Ok"`` when stored; otherwise it says why not
-    (a near duplicate under ``dedup_policy``: see ``near_duplicates``)."""
+    (a near duplicate under ``dedup_policy``: see ``near_duplicates``). ``supersedes``: the live
+    memories the new one contradicts (closed ones with ``supersede="close"``)."""
 
     ok: bool = True
     memory_id: int | None = None
     message: str = ""
     near_duplicates: list[dict[str, Any]] = _f([])
     previously_corrected: list[dict[str, Any]] = _f([])
+    supersedes: list[Supersession] = _f([], conv=_list_of(Supersession))
 
     @property
     def stored(self) -> bool:
