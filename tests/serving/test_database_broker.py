@@ -95,3 +95,40 @@ def test_a_worker_killed_mid_task_loses_nothing_on_the_database_broker(database_
         assert services.requeue_stale_memories(older_than=timedelta(0)) == 1
     wait_for(lambda: _status(row.id) == Memory.Status.READY, 60, "the swept memory to be embedded")
     assert Memory.objects.filter(text=row.text).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_publish_is_one_row_as_kombu_writes_it_and_leaves_no_transaction_open(database_broker_url, start_worker):
+    """config/broker.py publishes with one INSERT in autocommit (the queue's id remembered)
+    instead of kombu's session: the row must be the one kombu's ORM wrote (visible, version 1,
+    the queue's id, the task's JSON body), and no connection may be left inside a transaction
+    (kombu's queue declaration counted messages in a transaction its next publish committed)."""
+    import json
+
+    rows = [MemoryFactory(text=f"Kenji booked table {n} at Nostrana.") for n in range(3)]
+    with celery_broker(database_broker_url):
+        for row in rows:
+            assert services.send_to_queue([row.id]) is True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT m.visible, m.version, q.name, m.payload FROM kombu_message m "
+            "JOIN kombu_queue q ON q.id = m.queue_id ORDER BY m.id"
+        )
+        published = cursor.fetchall()
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND state = 'idle in transaction' AND pid <> pg_backend_pid()"
+        )
+        idle_in_transaction = cursor.fetchone()[0]
+    from django.conf import settings
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    assert [(visible, version, name) for visible, version, name, _ in published] == [(True, 1, queue)] * 3
+    bodies = [json.loads(payload) for *_, payload in published]
+    assert [body["headers"]["task"] for body in bodies] == ["memories.tasks.embed_memories"] * 3
+    assert [body["headers"]["argsrepr"] for body in bodies] == [f"[[{row.id}]]" for row in rows]
+    assert idle_in_transaction == 0
+    start_worker(database_broker_url)
+    for row in rows:
+        wait_for(lambda row=row: _status(row.id) == Memory.Status.READY, 60, "the worker to embed the memory")
+    wait_for(lambda: _messages() == 0, 30, "every message to be taken")
