@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
 import re
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -158,10 +162,80 @@ def send_to_queue(ids: list[int]) -> bool:
     return True
 
 
+class _Publisher:
+    """Publishes the embedding tasks of committed rows from a thread of its own in this process.
+
+    A request that added memories hands their ids over and answers at once: the broker's round
+    trips are not in its time, and ids that arrive while a publish is in flight (concurrent
+    add_memory requests) go out together in the next message, one task for several rows (at
+    most ``MNEMO_EMBED_BATCH_SIZE``), so the worker takes, runs and finds ready fewer tasks.
+    Nothing is lost that was not already covered: the rows are committed ``queued`` before
+    their ids get here, and ids still waiting when the process dies are sent again by the
+    sweeper, as a failed publish's are. The thread is started on first use in each process (a
+    forked worker gets its own).
+    """
+
+    def __init__(self) -> None:
+        self._pending: list[int] = []
+        self._busy = False
+        self._cond = threading.Condition()
+        self._pid = 0
+
+    def add(self, ids: list[int]) -> None:
+        with self._cond:
+            if self._pid != os.getpid():  # first use here, or a fork: the thread is not ours
+                self._pid, self._pending, self._busy = os.getpid(), [], False
+                threading.Thread(target=self._run, name="mnemo-publisher", daemon=True).start()
+            self._pending.extend(ids)
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+                while not self._pending:
+                    self._cond.wait()
+                size = max(1, settings.MNEMO_EMBED_BATCH_SIZE)
+                batch, self._pending = self._pending[:size], self._pending[size:]
+                self._busy = True
+            send_to_queue(batch)
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every id handed over was published (tests, shutdown); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while (self._pending or self._busy) and self._pid == os.getpid():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+
+publisher = _Publisher()
+
+
+def _publisher_after_fork() -> None:
+    # The parent's thread may have held the lock at the fork: the child starts clean.
+    publisher._cond = threading.Condition()
+    publisher._pid = 0
+
+
+os.register_at_fork(after_in_child=_publisher_after_fork)
+atexit.register(publisher.flush, 5.0)  # a clean stop sends what is waiting; a kill leaves it to the sweeper
+
+
 def enqueue_embedding(*, ids: list[int]) -> None:
-    """Send ``ids`` to the embedding task once the current transaction commits."""
-    if ids:
+    """Send ``ids`` to the embedding task once the current transaction commits: through the
+    process's publisher thread (:class:`_Publisher`), or, without a broker (eager mode), here
+    and now."""
+    if not ids:
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: send_to_queue(list(ids)))
+    else:
+        transaction.on_commit(lambda: publisher.add(list(ids)))
 
 
 def requeue_stale_memories(*, older_than: timedelta | None = None) -> int:

@@ -132,3 +132,45 @@ def test_a_publish_is_one_row_as_kombu_writes_it_and_leaves_no_transaction_open(
     for row in rows:
         wait_for(lambda row=row: _status(row.id) == Memory.Status.READY, 60, "the worker to embed the memory")
     wait_for(lambda: _messages() == 0, 30, "every message to be taken")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ids_that_arrive_while_a_publish_waits_go_out_together_and_none_is_lost(database_broker_url, start_worker):
+    """add_memory hands its row's id to the process's publisher thread after the commit: the
+    request does not wait for the broker, and ids handed over while a publish is in flight leave
+    in one message. The broker is held still (its queue row locked, so the second memory's
+    publish waits) while four more memories are added: they leave together, every id once."""
+    import json
+
+    from django.conf import settings
+
+    from memories.permissions import ensure_user_namespace
+    from tests.factories import UserFactory
+
+    user = UserFactory()
+    namespace = ensure_user_namespace(user)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with celery_broker(database_broker_url):
+        first = services.add_memory(actor=user, namespace=namespace, content="Dana flies to Lisbon on June 22.")
+        assert services.publisher.flush(30)
+        with psycopg.connect(**params) as holder:
+            holder.execute(
+                "SELECT id FROM kombu_queue WHERE name = %s FOR UPDATE", [settings.CELERY_TASK_DEFAULT_QUEUE]
+            )
+            second = services.add_memory(actor=user, namespace=namespace, content="Dana's seat is 14C.")
+            wait_for(lambda: services.publisher._busy, 10, "the publisher to wait on the locked queue")
+            rest = [
+                services.add_memory(actor=user, namespace=namespace, content=f"Dana packed item {n}.") for n in range(4)
+            ]
+            assert not services.publisher.flush(0.5)  # still held: the four wait for the first to go
+            holder.rollback()
+        assert services.publisher.flush(30)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT payload FROM kombu_message ORDER BY id")
+        sent = [json.loads(payload)["headers"]["argsrepr"] for (payload,) in cursor.fetchall()]
+    assert sent == [f"[[{first.id}]]", f"[[{second.id}]]", f"[{[m.id for m in rest]}]"]
+    start_worker(database_broker_url)
+    for memory in [first, second, *rest]:
+        wait_for(lambda m=memory: _status(m.id) == Memory.Status.READY, 60, "the worker to embed every memory")
