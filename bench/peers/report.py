@@ -154,3 +154,29 @@ def newest() -> Path | None:
 def newest_section() -> list[str]:
     path = newest()
     return render_section(json.loads(path.read_text()), f"`{path.relative_to(ROOT)}`") if path else []
+
+
+def main() -> None:
+    """Put the newest peers section into docs/benchmarks.md in place (the rest of the page, which
+    bench/report.py writes from `make bench` results, is left as it is)."""
+    section = newest_section()
+    if not section:
+        print("no bench/results/peers/*-peers.json yet")
+        return
+    target = ROOT / "docs" / "benchmarks.md"
+    lines = target.read_text().rstrip("\n").split("\n")
+    if section[0] in lines:
+        start = lines.index(section[0])
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = [*section[:-1], ""] if end < len(lines) else section
+    else:
+        lines += ["", *section]
+    target.write_text("\n".join(lines).rstrip("\n") + "\n")
+    print(f"wrote the peers section of {target}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    main()
