@@ -318,6 +318,17 @@ def _set_lock_timeout() -> None:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
 
 
+def _lock_namespace(namespace_id: int, *, no_key: bool = False) -> None:
+    """Lock the namespace's row until the transaction ends, the transaction's lock timeout set in
+    the same statement (one round trip where ``_set_lock_timeout`` and the ORM's lock took two):
+    ``set_config`` is computed as the row is read, before the row lock is waited for, so the wait
+    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE."""
+    table, mode = Namespace._meta.db_table, "NO KEY UPDATE" if no_key else "UPDATE"
+    sql = f"SELECT set_config('lock_timeout', %s, true) FROM {table} WHERE id = %s FOR {mode}"  # noqa: S608 (ours)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms", namespace_id])
+
+
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
     """Rows of ``table`` in the namespace with cosine similarity ≥ threshold, nearest first."""
     # Live now: a fact whose validity ended (superseded, or remembered as past) is history, neither
@@ -427,13 +438,12 @@ def remember(
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     try:
         with transaction.atomic():
-            _set_lock_timeout()
             # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
             # that only references the namespace (a forgetting's tombstone, an add_memory row)
             # does not wait for it. It must not: a forgetting holds its memory's row and then
             # needs the namespace's key-share lock, while remember, holding the namespace, may
             # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
-            Namespace.objects.select_for_update(no_key=True).filter(pk=namespace.pk).first()
+            _lock_namespace(namespace.pk, no_key=True)
             near: list[Near] = []
             superseded: list[Near] = []
             if dedup_policy != "insert" or supersede == "close":
