@@ -137,6 +137,19 @@ def _stages(r: dict[str, Any]) -> list[str]:
             f"{w['total_ms']['mean']} ms."
         )
     aa = r["add_async"]["runs"]
+    if aa and "mnemo_cpu" in aa[0]:
+        a = aa[0]
+        n = r["add_async"].get("client_threads", 8)
+        out.append(
+            "- CPU per memory written, the two systems' own processes: Mnemo `add_memory` end to end "
+            f"{a['mnemo_cpu']['systems_ms_per_request']} ms (web, broker, worker, PostgreSQL), Mem0 `add` "
+            f"{a['mem0_add_1_threads_cpu']['systems_ms_per_request']} ms from one thread, "
+            f"{a[f'mem0_add_{n}_threads_cpu']['systems_ms_per_request']} ms from {n} (machine: "
+            f"{a['mnemo_cpu']['busy_ms_per_request']}, {a['mem0_add_1_threads_cpu']['busy_ms_per_request']}, "
+            f"{a[f'mem0_add_{n}_threads_cpu']['busy_ms_per_request']} ms). On a machine shared with other "
+            "runnable processes a system's speed is also its share of the cores: Mem0's 8 threads in one "
+            "process are 8 runnable threads, Mnemo's client threads wait on HTTP."
+        )
     out.append(
         "- Mnemo `add_memory`: "
         + "; ".join(f"{a['memories']} posts in {a['post_s']} s, all ready {a['total_s']} s after the first" for a in aa)

@@ -533,6 +533,7 @@ def add_async(
                 )
                 return status == 202 or _failed(status)
 
+            before = cpu_snapshot()
             started = time.perf_counter()
             with ThreadPoolExecutor(threads) as pool:
                 errors = sum(not ok for ok in pool.map(post, items))
@@ -545,6 +546,7 @@ def add_async(
                     break
                 time.sleep(0.05)
             finished = time.perf_counter()
+            mnemo_cpu = cpu_spent(before, cpu_snapshot(), len(items))
             ready = db.execute(
                 "SELECT count(*) FROM memories_memory WHERE namespace_id = %s AND status = 'ready'", [ns_id]
             ).fetchone()[0]
@@ -556,13 +558,16 @@ def add_async(
             "post_s": round(posted - started, 2),
             "total_s": round(finished - started, 2),
             "mnemo_per_s": round(ready / (finished - started), 1),
+            "mnemo_cpu": mnemo_cpu,
         }
         for n in (1, threads):
             user = f"async-{conv['id']}-t{n}"
+            before = cpu_snapshot()
             m0 = time.perf_counter()
             with ThreadPoolExecutor(n) as pool:
                 failed = sum(not ok for ok, _, _ in pool.map(lambda it, u=user: timed_call(mem0.add, u, *it), items))
             took = time.perf_counter() - m0
+            run[f"mem0_add_{n}_threads_cpu"] = cpu_spent(before, cpu_snapshot(), len(items))
             run[f"mem0_add_{n}_threads_per_s"] = round(len(items) / took, 1)
             run[f"mem0_add_{n}_threads_errors"] = failed
         run["ratio"] = round(run["mnemo_per_s"] / run["mem0_add_1_threads_per_s"], 2)
