@@ -83,6 +83,9 @@ def render_section(r: dict[str, Any], source: str = "") -> list[str]:
         "",
     ]
     lines += _stages(r)
+    notes = Path(__file__).with_name("NOTES.md")
+    if notes.exists():  # what was changed and measured around the runs, by hand
+        lines += [notes.read_text().strip(), ""]
     return lines
 
 
