@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
@@ -199,7 +199,12 @@ class _Publisher:
                 size = max(1, settings.MNEMO_EMBED_BATCH_SIZE)
                 batch, self._pending = self._pending[:size], self._pending[size:]
                 self._busy = True
-            send_to_queue(batch)
+            try:
+                send_to_queue(batch)
+            finally:
+                # Eager mode (no broker) embeds here, on this thread's own database connection:
+                # closed, not left open for the life of the process.
+                connections.close_all()
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until every id handed over was published (tests, shutdown); False on timeout."""

@@ -19,7 +19,9 @@ def _verdict(ratio: float, target: float) -> str:
 
 def render_section(r: dict[str, Any], source: str = "") -> list[str]:
     m = r["machine"]
-    ing, c1, th, aa = r["ingest"], r["search_c1"], r["throughput"], r["add_async"]
+    ing, c1, th = r["ingest"], r["search_c1"], r["throughput"]
+    # Medians of an even number of runs are means of two: shown to two places.
+    aa = {k: round(v, 2) if isinstance(v, float) else v for k, v in r["add_async"].items()}
     threads = aa.get("client_threads", 8)
     rounds = th["rounds"]
     lines = [

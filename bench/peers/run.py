@@ -582,7 +582,7 @@ def add_async(
         "ratio",
         f"ratio_to_mem0_{threads}_threads",
     ):
-        out[field] = statistics.median(r[field] for r in out["runs"])
+        out[field] = round(statistics.median(r[field] for r in out["runs"]), 2)
     return out
 
 
