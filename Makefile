@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # main Python).
 FAST_TESTS ?= -m "not worker and not broker and not typecheck and not complexity" --ignore=tests/browser --ignore=tests/serving --ignore=tests/bench --ignore=tests/docs -p no:cacheprovider
 
-.PHONY: run dev test install system-deps services lint typecheck clean-data help bench test-other-pythons docs docs-serve
+.PHONY: run dev test install system-deps services lint typecheck clean-data help bench bench-peers test-other-pythons docs docs-serve
 
 help:
 	@echo "make run    - install, start the embedded database, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -79,6 +79,23 @@ docs: install
 
 docs-serve: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr $(HOST):$(DOCS_PORT)
+
+# Mem0 2.2.1 in process beside Mnemo over HTTP (bench/peers/run.py), in a virtualenv of its own:
+# Mem0's embedder needs torch, which Mnemo does not. Python 3.11: the CPU build of torch 2.13.0
+# lies on this machine's disk for it. PEERS_ARGS=--conversations 2 for a small run.
+PEERS_PYTHON ?= $(shell command -v python3.11)
+PEERS_VENV := .venv-peers
+PEERS_ARGS ?=
+$(PEERS_VENV)/.installed: bench/peers/requirements.txt
+	@test -n "$(PEERS_PYTHON)" || { echo "bench-peers needs Python 3.11 (PEERS_PYTHON=...)" >&2; exit 1; }
+	test -x $(PEERS_VENV)/bin/python || $(PEERS_PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install --quiet -r bench/peers/requirements.txt
+	touch $@
+
+bench-peers: install $(PEERS_VENV)/.installed
+	$(PEERS_VENV)/bin/python bench/peers/run.py --mnemo-python $(abspath $(PY)) $(PEERS_ARGS)
+	$(PY) bench/peers/report.py
 
 lint: install
 	$(VENV)/bin/ruff check .

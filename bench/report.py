@@ -265,10 +265,13 @@ def main() -> None:
     target = ROOT / "docs" / "benchmarks.md"
     text = render(results, source, notes)
     # The sections a benchmark of its own renders from the newest file of its own results folder:
-    # text passes and request size (issue 24), supersession (issue 26), search CPU (issue 25).
+    # text passes and request size (issue 24), supersession (issue 26), search CPU (issue 25), Mem0
+    # beside Mnemo (issue 25).
     from bench import contradictions, search_cpu, text_limits
 
-    for benchmark in (text_limits, contradictions, search_cpu):
+    from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
+
+    for benchmark in (text_limits, contradictions, search_cpu, peers):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
     target.write_text(text)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
 import re
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -11,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
@@ -158,10 +162,85 @@ def send_to_queue(ids: list[int]) -> bool:
     return True
 
 
+class _Publisher:
+    """Publishes the embedding tasks of committed rows from a thread of its own in this process.
+
+    A request that added memories hands their ids over and answers at once: the broker's round
+    trips are not in its time, and ids that arrive while a publish is in flight (concurrent
+    add_memory requests) go out together in the next message, one task for several rows (at
+    most ``MNEMO_EMBED_BATCH_SIZE``), so the worker takes, runs and finds ready fewer tasks.
+    Nothing is lost that was not already covered: the rows are committed ``queued`` before
+    their ids get here, and ids still waiting when the process dies are sent again by the
+    sweeper, as a failed publish's are. The thread is started on first use in each process (a
+    forked worker gets its own).
+    """
+
+    def __init__(self) -> None:
+        self._pending: list[int] = []
+        self._busy = False
+        self._cond = threading.Condition()
+        self._pid = 0
+
+    def add(self, ids: list[int]) -> None:
+        with self._cond:
+            if self._pid != os.getpid():  # first use here, or a fork: the thread is not ours
+                self._pid, self._pending, self._busy = os.getpid(), [], False
+                threading.Thread(target=self._run, name="mnemo-publisher", daemon=True).start()
+            self._pending.extend(ids)
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+                while not self._pending:
+                    self._cond.wait()
+                size = max(1, settings.MNEMO_EMBED_BATCH_SIZE)
+                batch, self._pending = self._pending[:size], self._pending[size:]
+                self._busy = True
+            try:
+                send_to_queue(batch)
+            finally:
+                # Eager mode (no broker) embeds here, on this thread's own database connection:
+                # closed, not left open for the life of the process.
+                connections.close_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every id handed over was published (tests, shutdown); False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while (self._pending or self._busy) and self._pid == os.getpid():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+
+publisher = _Publisher()
+
+
+def _publisher_after_fork() -> None:
+    # The parent's thread may have held the lock at the fork: the child starts clean.
+    publisher._cond = threading.Condition()
+    publisher._pid = 0
+
+
+os.register_at_fork(after_in_child=_publisher_after_fork)
+atexit.register(publisher.flush, 5.0)  # a clean stop sends what is waiting; a kill leaves it to the sweeper
+
+
 def enqueue_embedding(*, ids: list[int]) -> None:
-    """Send ``ids`` to the embedding task once the current transaction commits."""
-    if ids:
+    """Send ``ids`` to the embedding task once the current transaction commits: through the
+    process's publisher thread (:class:`_Publisher`), or, without a broker (eager mode), here
+    and now."""
+    if not ids:
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(lambda: send_to_queue(list(ids)))
+    else:
+        transaction.on_commit(lambda: publisher.add(list(ids)))
 
 
 def requeue_stale_memories(*, older_than: timedelta | None = None) -> int:
@@ -242,6 +321,17 @@ def _embed_one(text: str) -> tuple[list[float], list[list[float]], str]:
 def _set_lock_timeout() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
+
+
+def _lock_namespace(namespace_id: int, *, no_key: bool = False) -> None:
+    """Lock the namespace's row until the transaction ends, the transaction's lock timeout set in
+    the same statement (one round trip where ``_set_lock_timeout`` and the ORM's lock took two):
+    ``set_config`` is computed as the row is read, before the row lock is waited for, so the wait
+    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE."""
+    table, mode = Namespace._meta.db_table, "NO KEY UPDATE" if no_key else "UPDATE"
+    sql = f"SELECT set_config('lock_timeout', %s, true) FROM {table} WHERE id = %s FOR {mode}"  # noqa: S608 (ours)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms", namespace_id])
 
 
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
@@ -353,13 +443,12 @@ def remember(
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     try:
         with transaction.atomic():
-            _set_lock_timeout()
             # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
             # that only references the namespace (a forgetting's tombstone, an add_memory row)
             # does not wait for it. It must not: a forgetting holds its memory's row and then
             # needs the namespace's key-share lock, while remember, holding the namespace, may
             # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
-            Namespace.objects.select_for_update(no_key=True).filter(pk=namespace.pk).first()
+            _lock_namespace(namespace.pk, no_key=True)
             near: list[Near] = []
             superseded: list[Near] = []
             if dedup_policy != "insert" or supersede == "close":

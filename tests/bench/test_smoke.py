@@ -123,3 +123,32 @@ def test_the_search_cpu_section_is_the_committed_run():
         assert str(data["servers"][name]["concurrency_1"]["stack_cpu"]["stack_ms"]) in row
     assert any(line.startswith("Bursts at 32 clients") for line in section)
     assert "\n".join(section) in (ROOT / "docs" / "benchmarks.md").read_text()
+
+
+def test_the_peers_section_is_the_committed_run():
+    """docs/benchmarks.md's "Mnemo beside Mem0" is the newest bench/peers/run.py run (make
+    bench-peers needs .venv-peers with torch and Mem0, which CI does not install, so the run itself
+    is not repeated here): every ratio in its table is that run's, with its target's verdict."""
+    from bench.peers.report import TARGETS, newest, newest_section
+
+    path = newest()
+    assert path is not None, "no bench/results/peers/*-peers.json committed"
+    data = json.loads(path.read_text())
+    section = newest_section()
+    assert section[0] == "## Mnemo beside Mem0 (`make bench-peers`)"
+    assert "\n".join(section) in (ROOT / "docs" / "benchmarks.md").read_text()
+    table = "\n".join(section)
+    throughput, c1, ingest = data["throughput"], data["search_c1"], data["ingest"]
+    for ratio, target in (
+        (throughput["ratio_c1"], TARGETS["search_c1"]),
+        (throughput["ratio_c8"], TARGETS["search_c8"]),
+        (c1["ratio_p95"], TARGETS["search_p95"]),
+        (ingest["ratio_mnemo_to_mem0"], TARGETS["remember"]),
+        (round(data["add_async"]["ratio"], 2), TARGETS["add_async"]),
+    ):
+        verdict = "holds" if ratio >= target else "**does not hold**"
+        assert (
+            f"| {ratio}× | ≥ {target:g}×: {verdict} |" in table
+            or f"{ratio}× faster | ≥ {target:g}×: {verdict} |" in table
+        )
+    assert f"load average {data['machine']['load_average_start'][0]} at the start" in table
