@@ -429,15 +429,20 @@ def get_for_user_remembered(model: type[Model], user: Any, action: str = "view",
     ``permissions_changed`` runs (this process's own changes at once, another process's with the
     next token-authenticated request here, which reads the access version first:
     ``core.authentication``), and after ``MNEMO_TOKEN_CACHE_SECONDS`` in any case, the bound the
-    token cache keeps for writes that bypass the signals. With that setting 0 (no access version
-    read) nothing is remembered. Refusals are never remembered: they are asked again each time.
-    Callers get their own copy of the row; the model's saves and deletes must move the access
-    version (the app connects them), so a renamed or deleted row is not answered from here."""
+    token cache keeps for writes that bypass the signals. With that setting 0, or in a process that
+    has not read the access version, nothing is remembered. Refusals are never remembered: they
+    are asked again each time. Callers get their own copy of the row; the model's saves and
+    deletes must move the access version (the app connects them), so a renamed or deleted row is
+    not answered from here."""
     from django.conf import settings
+
+    from core import authentication
 
     ttl = settings.MNEMO_TOKEN_CACHE_SECONDS
     pk = getattr(user, "pk", None)
-    if ttl <= 0 or pk is None or not _active(user):
+    # A process that never read the access version (a management command, a session-only
+    # entrance) would not see another process's change: it asks every time.
+    if ttl <= 0 or authentication._seen_version is None or pk is None or not _active(user):
         return get_for_user(model, user, action, **kwargs)
     lookup = {k: v for k, v in kwargs.items() if k not in ("not_found", "denied")}
     key = (model._meta.label, pk, action, tuple(sorted(lookup.items())))
