@@ -23,6 +23,8 @@ permission state serves a whole request (``checker_for``).
 
 from __future__ import annotations
 
+import copy
+import time
 import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
@@ -51,6 +53,9 @@ DIRECT_PERMS = "_mnemo_direct_perms"
 # --- one checker per request ---------------------------------------------------------------------
 
 _generation = 0
+#: get_for_user_remembered's answers: key -> (generation, time.monotonic() of the check, row).
+_remembered: dict[tuple[Any, ...], tuple[int, float, Model]] = {}
+_REMEMBERED_MAX = 10_000
 
 
 def permissions_changed(**_: Any) -> None:
@@ -58,6 +63,7 @@ def permissions_changed(**_: Any) -> None:
     through the access version, in another): cached checkers are stale from now on."""
     global _generation
     _generation += 1
+    _remembered.clear()
 
 
 def checker_for(user: Any) -> ObjectPermissionChecker:
@@ -408,6 +414,47 @@ def get_for_user(
         raise NotFound(not_found)
     if action != "view" and not policy.allows(user, obj, action):
         raise Forbidden(denied or f"You may see this {queryset.model._meta.verbose_name} but not {action} it.")
+    return obj
+
+
+# --- remembered answers ---------------------------------------------------------------------------
+
+
+def get_for_user_remembered(model: type[Model], user: Any, action: str = "view", **kwargs: Any) -> Any:
+    """``get_for_user`` for a row that names a permission scope (a namespace), with the allowed
+    answer remembered per process: each search otherwise spent a round trip and about 1 ms of CPU
+    (PostgreSQL's and Django's) asking again what the previous one was told (bench/NOTES.md).
+
+    A remembered answer is used only while nothing changed who may do what: it is dropped when
+    ``permissions_changed`` runs (this process's own changes at once, another process's with the
+    next token-authenticated request here, which reads the access version first:
+    ``core.authentication``), and after ``MNEMO_TOKEN_CACHE_SECONDS`` in any case, the bound the
+    token cache keeps for writes that bypass the signals. With that setting 0, or in a process that
+    has not read the access version, nothing is remembered. Refusals are never remembered: they
+    are asked again each time. Callers get their own copy of the row; the model's saves and
+    deletes must move the access version (the app connects them), so a renamed or deleted row is
+    not answered from here."""
+    from django.conf import settings
+
+    from core import authentication
+
+    ttl = settings.MNEMO_TOKEN_CACHE_SECONDS
+    pk = getattr(user, "pk", None)
+    # A process that never read the access version (a management command, a session-only
+    # entrance) would not see another process's change: it asks every time.
+    if ttl <= 0 or authentication._seen_version is None or pk is None or not _active(user):
+        return get_for_user(model, user, action, **kwargs)
+    lookup = {k: v for k, v in kwargs.items() if k not in ("not_found", "denied")}
+    key = (model._meta.label, pk, action, tuple(sorted(lookup.items())))
+    now = time.monotonic()
+    found = _remembered.get(key)
+    if found is not None and found[0] == _generation and now - found[1] < ttl:
+        return copy.copy(found[2])
+    generation = _generation  # read before asking: a change meanwhile makes the answer stale at once
+    obj = get_for_user(model, user, action, **kwargs)
+    if len(_remembered) >= _REMEMBERED_MAX:
+        _remembered.clear()
+    _remembered[key] = (generation, now, copy.copy(obj))
     return obj
 
 

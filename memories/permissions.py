@@ -18,9 +18,11 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.db.models import QuerySet
+from django.db.models.signals import post_delete, post_save
 from guardian.shortcuts import assign_perm
 
 from core import permissions as layer
+from core.authentication import access_changed
 from core.errors import NotFound
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 
@@ -34,6 +36,18 @@ layer.register(layer.GuardianPolicy(Namespace, NAMESPACE_PERMS))
 for _model, _via in ((Memory, "namespace"), (Tombstone, "namespace"), (MemoryChunk, "namespace")):
     layer.register(layer.GuardianPolicy(_model, NAMESPACE_PERMS, via=_via))
 layer.register(layer.GuardianPolicy(MemoryEvent, NAMESPACE_PERMS, via="memory__namespace"))
+
+
+def _namespace_changed(sender: type[Namespace], instance: Namespace, created: bool = False, **_: object) -> None:
+    # A namespace renamed, given away or deleted changes who may reach what under its key: the
+    # access version moves, and every process forgets the answers it remembered
+    # (core.permissions.get_for_user_remembered).
+    if not created:
+        access_changed()
+
+
+post_save.connect(_namespace_changed, sender=Namespace, dispatch_uid="memories.namespace.access.save")
+post_delete.connect(_namespace_changed, sender=Namespace, dispatch_uid="memories.namespace.access.delete")
 
 
 def own_namespace_key(user: AbstractUser) -> str:
@@ -86,7 +100,7 @@ def create_owned_namespace(user: AbstractUser, key: str, *, kind: str) -> tuple[
 
 def get_namespace(user: AbstractUser, key: str, *, write: bool) -> Namespace:
     """The namespace ``key``, checked for view (and write): NOT_FOUND / PERMISSION_DENIED."""
-    return layer.get_for_user(
+    return layer.get_for_user_remembered(
         Namespace,
         user,
         "change" if write else "view",

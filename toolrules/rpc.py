@@ -184,7 +184,7 @@ def search_memory(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Seed 002's search_memory (``as_of``: recall as of a moment): results and their text form."""
     _, hits = memory_operations.search(user=user, data=data)
     return {
-        "results": memory_contracts.SearchResultOutput(hits, many=True).data,
+        "results": memory_contracts.search_results(hits),
         "text": memory_selectors.format_results_text(hits),
     }
 

@@ -43,7 +43,7 @@ def add_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
 
 def search_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
     namespace, hits = operations.search(user=user, data=arguments)
-    data = {"results": s.SearchResultOutput(hits, many=True).data, "text": selectors.format_results_text(hits)}
+    data = {"results": s.search_results(hits), "text": selectors.format_results_text(hits)}
     return ToolResult(data=data, label=namespace.key, count=len(hits))
 
 

@@ -111,7 +111,7 @@ class SearchView(APIView):
         _, hits = operations.search(user=request.user, data=data)
         if data["format"] == "text":
             return Response({"ok": True, "text": selectors.format_results_text(hits)})
-        return Response({"ok": True, "results": s.SearchResultOutput(hits, many=True).data})
+        return Response({"ok": True, "results": s.search_results(hits)})  # SearchOutput's results, as dicts
 
 
 class MemoryDetailView(APIView):
