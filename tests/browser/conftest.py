@@ -40,7 +40,10 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps its event loop running in this thread
+# while it is open, so every later test's asyncio.run() failed ("cannot be called from a running
+# event loop") when the browser tests ran first in the whole suite.
+@pytest.fixture(scope="package")
 def browser():
     require(Path(CHROMIUM).exists(), "chromium is not installed (make system-deps installs Debian's chromium)")
     try:
