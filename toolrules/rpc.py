@@ -171,10 +171,7 @@ def remember(user: Any, data: dict[str, Any]) -> dict[str, Any]:
 def add_memory(user: Any, data: dict[str, Any]) -> dict[str, Any]:
     """Seed 002's add_memory: queued and embedded in the background (``async``: true, default)."""
     memory = memory_operations.add_memory(user=user, data=data)
-    if data["async"]:
-        status, message = "queued", f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
-    else:
-        status, message = memory.status, f"Memory stored successfully with ID: {memory.id}"
+    status, message = memory_contracts.add_memory_answer(memory, queued=data["async"])
     return {"ok": True, "id": memory.id, "event_id": str(memory.event_id), "status": status, "message": message}
 
 

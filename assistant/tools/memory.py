@@ -32,13 +32,11 @@ def remember(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
 
 def add_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:
     memory = operations.add_memory(user=user, data=arguments)
-    if arguments.get("async", True):
-        message = f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
-        data = {"id": memory.id, "event_id": str(memory.event_id), "status": "queued", "message": message}
-        return ToolResult(data=data, did=f"queued memory {memory.id} (event {memory.event_id})")
-    message = f"Memory stored successfully with ID: {memory.id}"
-    data = {"id": memory.id, "event_id": str(memory.event_id), "status": memory.status, "message": message}
-    return ToolResult(data=data, did=f"stored memory {memory.id}")
+    queued = arguments.get("async", True)
+    status, message = s.add_memory_answer(memory, queued=queued)
+    data = {"id": memory.id, "event_id": str(memory.event_id), "status": status, "message": message}
+    did = f"queued memory {memory.id} (event {memory.event_id})" if queued else f"stored memory {memory.id}"
+    return ToolResult(data=data, did=did)
 
 
 def search_memory(user: AbstractUser, arguments: dict[str, Any]) -> ToolResult:

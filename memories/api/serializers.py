@@ -157,6 +157,14 @@ def remember_body(result: Any) -> dict[str, Any]:
     return body
 
 
+def add_memory_answer(memory: Any, *, queued: bool) -> tuple[str, str]:
+    """Seed 002's ``add_memory`` status and message, for REST, the tool and RPC alike: queued with
+    its event id (async), or stored with its id."""
+    if queued:
+        return "queued", f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)"
+    return memory.status, f"Memory stored successfully with ID: {memory.id}"
+
+
 class AddMemoryInput(StrictSerializer):
     """Seed 002's ``add_memory``. Its flag is ``async`` (a Python keyword, so the field is added in
     ``get_fields``); any other name for it, ``run_async`` included, is an unknown field."""

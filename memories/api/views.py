@@ -79,23 +79,10 @@ class MemoryListCreateView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = validated(s.AddMemoryInput, request)
         memory = operations.add_memory(user=request.user, data=data)
-        if data["async"]:
-            body = {
-                "ok": True,
-                "id": memory.id,
-                "event_id": memory.event_id,
-                "status": "queued",
-                "message": f"Memory queued for processing (Event ID: {memory.event_id}, Status: queued)",
-            }
-            return Response(s.AddMemoryOutput(body).data, status=status.HTTP_202_ACCEPTED)
-        body = {
-            "ok": True,
-            "id": memory.id,
-            "event_id": memory.event_id,
-            "status": memory.status,
-            "message": f"Memory stored successfully with ID: {memory.id}",
-        }
-        return Response(s.AddMemoryOutput(body).data, status=status.HTTP_201_CREATED)
+        state, message = s.add_memory_answer(memory, queued=data["async"])
+        body = {"ok": True, "id": memory.id, "event_id": memory.event_id, "status": state, "message": message}
+        code = status.HTTP_202_ACCEPTED if data["async"] else status.HTTP_201_CREATED
+        return Response(s.AddMemoryOutput(body).data, status=code)
 
 
 class SearchView(APIView):
