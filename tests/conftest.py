@@ -60,6 +60,18 @@ def require(condition: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+def require_module(name: str, reason: str) -> None:
+    """``require`` for a test module's import, at module level: skip the module where ``name`` is
+    not installed, but fail in CI (pytest.importorskip would skip there too)."""
+    import importlib.util
+
+    if importlib.util.find_spec(name) is not None:
+        return
+    if IN_CI:
+        pytest.fail(f"required in CI: {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -15,7 +15,9 @@ import uuid
 
 import pytest
 
-pytest.importorskip("langchain_core", reason="the [langchain] extra (langchain-core) is not installed")
+from tests.conftest import require_module
+
+require_module("langchain_core", "the [langchain] extra (langchain-core) is not installed")
 
 from langchain_core.messages import ToolMessage  # noqa: E402
 from mnemo_client import AsyncMnemoClient, MnemoClient  # noqa: E402

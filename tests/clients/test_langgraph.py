@@ -11,7 +11,9 @@ import uuid
 
 import pytest
 
-pytest.importorskip("langgraph", reason="the [langchain] extra (langgraph) is not installed")
+from tests.conftest import require_module
+
+require_module("langgraph", "the [langchain] extra (langgraph) is not installed")
 
 from guardian.shortcuts import assign_perm  # noqa: E402
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa: E402
