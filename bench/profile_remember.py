@@ -13,6 +13,9 @@ the rest. Prints each statement's count and time per request (normalised), then 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import re
 import statistics
 import sys
@@ -29,6 +32,7 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=500)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "remember" / "profile-remember.txt"))
+    parser.add_argument("--cpu", action="store_true", help="cProfile on CPU time (process_time) instead of pyinstrument")
     args = parser.parse_args()
     from bench.standalone import setup_django
 
@@ -119,9 +123,12 @@ def main() -> None:
         for _ in range(20):
             post()
         statements.clear()
-        profiler = Profiler(interval=0.0005) if profile else None
+        profiler = Profiler(interval=0.0005) if profile and not args.cpu else None
+        cpu_profiler = cProfile.Profile(time.process_time) if profile and args.cpu else None
         if profiler:
             profiler.start()
+        if cpu_profiler:
+            cpu_profiler.enable()
         with connection.execute_wrapper(sql_timer):
             for _ in range(args.requests):
                 timers.update(embed=0.0, sql=0.0)
@@ -131,6 +138,12 @@ def main() -> None:
                 assert status == 201, status
                 rows.append((total * 1000, timers["embed"] * 1000, timers["sql"] * 1000))
         tree = ""
+        if cpu_profiler:
+            cpu_profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(cpu_profiler, stream=out).sort_stats("cumulative").print_stats(70)
+            pstats.Stats(cpu_profiler, stream=out).sort_stats("tottime").print_stats(40)
+            tree = out.getvalue()
         if profiler:
             profiler.stop()
             tree = profiler.output_text(unicode=False, color=False, show_all=False)

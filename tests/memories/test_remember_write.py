@@ -124,3 +124,23 @@ def test_a_failed_history_write_stores_nothing(token_client):
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "DATABASE_ERROR"
     assert Memory.objects.count() == 0 and MemoryChunk.objects.count() == 0 and MemoryEvent.objects.count() == 0
+
+
+def test_near_duplicates_are_presented_as_the_serializer_did(token_client):
+    """remember_body's plain near_duplicates: the same JSON, keys and value types as
+    NearDuplicateOutput(many=True).data, the documented output."""
+    import json
+
+    from memories.api.serializers import NearDuplicateOutput, remember_body
+    from memories.services import Near, RememberResult
+
+    token_client.post(URL, {"text": "User's Linear team ID is TEAM-123."}, format="json")
+    body = token_client.post(URL, {"text": "The user's Linear team ID is TEAM-123."}, format="json").json()
+    assert body["near_duplicates"] and set(body["near_duplicates"][0]) == {"memory_id", "text", "similarity"}
+    near = [Near(id=7, text="a ü text", similarity=0.9731, extra={}), Near(id=8, text="b", similarity=1.0, extra={})]
+    for items in (near, []):
+        result = RememberResult(1, "Ok", items, [], [])
+        plain = remember_body(result)["near_duplicates"]
+        drf = NearDuplicateOutput(items, many=True).data
+        assert json.dumps(plain) == json.dumps(drf)
+        assert [[type(v) for v in d.values()] for d in plain] == [[type(v) for v in d.values()] for d in drf]
