@@ -32,7 +32,9 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=500)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--output", default=str(ROOT / "bench" / "results" / "remember" / "profile-remember.txt"))
-    parser.add_argument("--cpu", action="store_true", help="cProfile on CPU time (process_time) instead of pyinstrument")
+    parser.add_argument(
+        "--cpu", action="store_true", help="cProfile on CPU time (process_time) instead of pyinstrument"
+    )
     args = parser.parse_args()
     from bench.standalone import setup_django
 

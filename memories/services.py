@@ -419,7 +419,9 @@ def _insert_remembered(
     )
     meta = Memory._meta
     query = InsertQuery(Memory)
-    query.insert_values([f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field], [memory])
+    query.insert_values(
+        [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field], [memory]
+    )
     compiler = query.get_compiler(connection=connection)
     compiler.returning_fields = [meta.pk]
     [(insert_sql, insert_params)] = compiler.as_sql()

@@ -118,9 +118,7 @@ def test_a_failed_history_write_stores_nothing(token_client):
         response = token_client.post(URL, {"text": text}, format="json")
     finally:
         with connection.cursor() as cursor:
-            cursor.execute(
-                "DROP TRIGGER test_refuse_event ON memories_memoryevent; DROP FUNCTION test_refuse_event();"
-            )
+            cursor.execute("DROP TRIGGER test_refuse_event ON memories_memoryevent; DROP FUNCTION test_refuse_event();")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "DATABASE_ERROR"
     assert Memory.objects.count() == 0 and MemoryChunk.objects.count() == 0 and MemoryEvent.objects.count() == 0
