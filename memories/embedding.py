@@ -105,9 +105,7 @@ class MiniLMInt8Embedder:
                 if self._threads:
                     options.intra_op_num_threads = self._threads
                     options.inter_op_num_threads = 1
-                session = ort.InferenceSession(
-                    self._model(), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = ort.InferenceSession(self._model(), sess_options=options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # any failure to load means: no embeddings in this process
                 raise EmbedderUnavailable(f"cannot load the embedding model: {exc}") from exc
             self._cls_id = tokenizer.token_to_id("[CLS]") or 101

@@ -28,7 +28,9 @@ def _sentences() -> list[str]:
     texts: list[str] = []
     for name in ("conversations.json", "chat.json"):
         data = json.loads((ROOT / "bench" / "retrieval" / name).read_text())
-        turns = [f"{t['speaker']}: {t['text']}" for c in data["conversations"] for s in c["sessions"] for t in s["turns"]]
+        turns = [
+            f"{t['speaker']}: {t['text']}" for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+        ]
         texts += turns[::50] + [q["question"] for q in data["questions"][::25]]
     return texts
 
@@ -149,7 +151,11 @@ def test_two_processes_deriving_at_once_write_one_good_file(cache_dir, tmp_path)
     process's)."""
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [sys.executable, "-c", CHILD, str(tmp_path)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]
