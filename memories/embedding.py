@@ -254,6 +254,12 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
 
     def __init__(self, *, cache_dir: str | Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        # One window per model run: the activations are quantized with one scale per tensor, so
+        # in a padded batch a text's vector would depend on its neighbours (cosine down to 0.974
+        # between a chat turn embedded alone and in a batch of 32). Alone, a text always gets the
+        # same vector, from the web process or the worker; the integer kernels still make it
+        # faster than the reference model's batches (bench/NOTES.md, 2026-11-26).
+        self._batch_size = 1
         self._cache_dir = Path(settings.MNEMO_EMBED_CACHE_DIR if cache_dir is None else cache_dir)
         #: How the graph was obtained by the last load: "cache" or "derived" (for tests and logs).
         self.model_source = ""
