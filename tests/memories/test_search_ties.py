@@ -66,7 +66,7 @@ def _rewrite_in_order(ids: list[int]) -> None:
 
 def _candidates(ns: Namespace, vector: list[float], mode: selectors.SearchMode) -> list[tuple[Any, ...]]:
     rows = selectors.search_features(namespace_ids=[ns.id], query=FACTS[0], query_vector=vector, limit=1, mode=mode)
-    return sorted((r[0], round(float(r[1]), 9), r[3]) for r in rows)
+    return sorted((r[0], None if r[1] is None else round(float(r[1]), 9), r[3]) for r in rows)
 
 
 @pytest.mark.parametrize("exact_max", [5000, -1], ids=["exact", "hnsw"])
