@@ -17,7 +17,16 @@ def _verdict(ratio: float, target: float) -> str:
     return f"≥ {target:g}×: holds" if ratio >= target else f"≥ {target:g}×: **does not hold**"
 
 
-def render_section(r: dict[str, Any], source: str = "") -> list[str]:
+#: The default embedder's name in the results (runs from before it was recorded used it).
+DEFAULT_EMBEDDER = "minilm-int8"
+TITLE = "## Mnemo beside Mem0 (`make bench-peers`)"
+
+
+def _embedder(r: dict[str, Any]) -> str:
+    return str(r["machine"].get("mnemo_embedder", DEFAULT_EMBEDDER))
+
+
+def render_section(r: dict[str, Any], source: str = "", title: str = TITLE, notes: bool = True) -> list[str]:
     m = r["machine"]
     ing, c1, th = r["ingest"], r["search_c1"], r["throughput"]
     # Medians of an even number of runs are means of two: shown to two places.
@@ -25,7 +34,7 @@ def render_section(r: dict[str, Any], source: str = "") -> list[str]:
     threads = aa.get("client_threads", 8)
     rounds = th["rounds"]
     lines = [
-        "## Mnemo beside Mem0 (`make bench-peers`)",
+        title,
         "",
         f"`bench/peers/run.py`{f' ({source})' if source else ''}, {m['date']}, commit `{m['commit']}`, on "
         f"{m['cpus']} cores ({m['cpu_model']}), {m['memory_gb']} GiB. **The machine is shared with other "
@@ -44,6 +53,7 @@ def render_section(r: dict[str, Any], source: str = "") -> list[str]:
         f"({r.get('outside_connections_refused', 0)} connections outside the machine tried). Mem0 runs without "
         "spaCy (its `nlp` extra downloads a model at run time): its keyword side then reads the raw text "
         "and it extracts no entities, which makes its search cheaper, not dearer. "
+        f"Mnemo's embedder: `{_embedder(r)}`. "
         f"Data: {len(r['conversations'])} conversations of bench/retrieval ({ing['mnemo']['n']} turns, "
         f"{c1['mnemo']['n']} questions), one Mnemo namespace and one Mem0 user per conversation.",
         "",
@@ -85,9 +95,9 @@ def render_section(r: dict[str, Any], source: str = "") -> list[str]:
         "",
     ]
     lines += _stages(r)
-    notes = Path(__file__).with_name("NOTES.md")
-    if notes.exists():  # what was changed and measured around the runs, by hand
-        lines += [notes.read_text().strip(), ""]
+    notes_file = Path(__file__).with_name("NOTES.md")
+    if notes and notes_file.exists():  # what was changed and measured around the runs, by hand
+        lines += [notes_file.read_text().strip(), ""]
     return lines
 
 
@@ -164,14 +174,24 @@ def _stages(r: dict[str, Any]) -> list[str]:
     return out
 
 
-def newest() -> Path | None:
-    files = sorted(RESULTS.glob("*-peers.json"))
+def newest(default: bool = True) -> Path | None:
+    """The newest run with Mnemo's default embedder (``default``), or with another one."""
+    runs = sorted(RESULTS.glob("*-peers.json"))
+    files = [p for p in runs if (_embedder(json.loads(p.read_text())) == DEFAULT_EMBEDDER) == default]
     return files[-1] if files else None
 
 
 def newest_section() -> list[str]:
-    path = newest()
-    return render_section(json.loads(path.read_text()), f"`{path.relative_to(ROOT)}`") if path else []
+    """The newest default-embedder run's section and, when one was run after it, the newest run with
+    an opt-in embedder (MNEMO_EMBEDDER=minilm-int8-dynamic make bench-peers) in a section of its own:
+    the targets are judged on the default; the opt-in shows what its trade buys."""
+    path, other = newest(), newest(default=False)
+    lines = render_section(json.loads(path.read_text()), f"`{path.relative_to(ROOT)}`") if path else []
+    if other and (path is None or other.name > path.name):
+        r = json.loads(other.read_text())
+        title = f"## Mnemo beside Mem0 with the opt-in `{_embedder(r)}` embedder (`make bench-peers`)"
+        lines += render_section(r, f"`{other.relative_to(ROOT)}`", title, notes=False)
+    return lines
 
 
 def main() -> None:

@@ -586,6 +586,10 @@ def add_async(
     return out
 
 
+#: Mnemo's default embedder (config/settings/base.py MNEMO_EMBEDDER).
+DEFAULT_EMBEDDER = "minilm-int8"
+
+
 def machine(python: str) -> dict[str, Any]:
     import psutil
 
@@ -615,6 +619,8 @@ def machine(python: str) -> dict[str, Any]:
         "torch_threads": torch.get_num_threads(),
         "sentence_transformers": sentence_transformers.__version__,
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
+        # The stack's embedder: the default, or the one MNEMO_EMBEDDER names (it reaches the stack).
+        "mnemo_embedder": os.environ.get("MNEMO_EMBEDDER") or DEFAULT_EMBEDDER,
     }
 
 
