@@ -74,9 +74,11 @@ def main(argv: list[str] | None = None) -> None:
         # e5's cosines sit in a narrow band (about 0.7 to 0.9): the shipped weights, fitted on
         # MiniLM's wider scale, let coverage decide. The same rule on a rescaled cosine:
         for low in (0.7, 0.75, 0.8):
-            rules[f"shipped on (cos - {low}) / (1 - {low})"] = fusion._by(
-                lambda r, low=low: selectors.hybrid_ranking(((r[1] or 0.0) - low) / (1 - low), r[2] or 0.0)
-            )
+            rules[f"shipped on (cos - {low}) / (1 - {low})"] = lambda rows, low=low: fusion._by(
+                lambda r, second=selectors.runner_up([x[2] or 0.0 for x in rows]): selectors.hybrid_ranking(
+                    ((r[1] or 0.0) - low) / (1 - low), r[2] or 0.0, second
+                )
+            )(rows)
         for name, rule in rules.items():
             t = fusion.score(collected, rule)
             cells = " | ".join(
