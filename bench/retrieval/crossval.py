@@ -344,7 +344,10 @@ def splits(every: list[Question]) -> dict[str, tuple[list[Question], list[Questi
         train = [q for q in every if q.fold != k]
         test = [q for q in every if q.fold == k]
         if train and test:
-            out[f"fitted on {'odd' if k == 0 else 'even'} conversations → {'even' if k == 0 else 'odd'}"] = (train, test)
+            out[f"fitted on {'odd' if k == 0 else 'even'} conversations → {'even' if k == 0 else 'odd'}"] = (
+                train,
+                test,
+            )
     return out
 
 
