@@ -62,9 +62,12 @@ def samples(mode: str, namespaces: dict[str, int], data: dict) -> list[tuple[str
             query_vector=vector,
             min_score=0.0,
         )
+        # (the runner-up among the top 10: the statement's is among every candidate, the same
+        # value unless a candidate below the top 10 holds the second-best coverage)
+        second = selectors.runner_up([h.coverage or 0.0 for h in hits])
         for h in hits:
             if mode == "hybrid":
-                z = selectors.hybrid_ranking(h.similarity, h.coverage)
+                z = selectors.hybrid_ranking(h.similarity, h.coverage, second)
             else:
                 z = h.similarity if mode == "vector" else h.coverage
             out.append((q["conversation"], z, int(dia[h.memory.id] in q["evidence"])))

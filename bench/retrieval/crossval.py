@@ -179,7 +179,35 @@ for _a in (0.15, 0.3, 0.6):
     for _b in (0.75, 1.0, 1.5):
         for _lam in (0.25, 0.5):
             RULES[f"cos + ({_a} cov + {_b} cos·√cov)·({_lam} + {1 - _lam} peak)"] = rule(_a, _b, lam=_lam)
+
+
+def runner_up(q: Question) -> float:
+    """The second-best keyword coverage among the query's candidates (0 with fewer than two)."""
+    if len(q.cov) < 2:
+        return 0.0
+    return float(np.partition(q.cov, -2)[-2])
+
+
+def margin_rule(a: float, m: float, b: float) -> Callable[[Question], np.ndarray]:
+    """z = cos + a·cov + m·(cov − runner-up cov)⁺ + b·cos·√cov (memories.selectors.hybrid_ranking):
+    the keyword arm's best candidate counts by how far it stands above the second best, so a
+    query whose rare words single out one memory puts it first, while words many memories share
+    (a speaker's name, "said") move nothing."""
+
+    def z(q: Question) -> np.ndarray:
+        excess = np.maximum(q.cov - runner_up(q), 0)
+        return q.cos + a * q.cov + m * excess + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(q.cov, 0))
+
+    return z
+
+
+# the keyword arm's margin over its runner-up (m = 3: past 3 the margin's candidate is first anyway)
+for _a in (0.0, 0.05, 0.1, 0.15, 0.2):
+    for _b in (0.25, 0.5, 1.0, 1.5):
+        RULES[f"cos + {_a} cov + 3 margin + {_b} cos·√cov"] = margin_rule(_a, 3.0, _b)
 SHIPPED_BEFORE = "cos + 0.15 cov + 0.5 cos·√cov"
+#: The rule shipped from 2026-11-26T01 to this change (memories.selectors before the margin rule).
+SHIPPED_FIXED = "cos + 0.5 cov + 0.25 cos·√cov"
 
 
 def arms(qs: list[Question]) -> tuple[dict, dict]:
@@ -269,8 +297,12 @@ def reliability(qs: list[Question], ranked: list[np.ndarray], probs: list[np.nda
 # ---- the cross-validation ------------------------------------------------------------------------
 
 
-def fit(train: list[Question], floor_cost: float) -> dict[str, Any]:
-    share, rule = select_rule(train)
+def fit(train: list[Question], floor_cost: float, rule: str | None = None) -> dict[str, Any]:
+    """The rule (``select_rule``'s, unless given), then the calibration and the floor, on ``train``."""
+    if rule is None:
+        share, rule = select_rule(train)
+    else:
+        share = max({q.share for q in train}, key=lambda s: (s == SHARE_NOW, s))
     train = [q for q in train if q.share == share]
     cal = fit_calibration(train, RULES[rule])
     ranked, probs = scored(train, RULES[rule], cal)
@@ -297,16 +329,77 @@ TRADE_OFF = (0.01, 0.015, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
 
 #: The common-word share search used before (MNEMO_SEARCH_COMMON_SHARE): the arms' rows use it.
 SHARE_BEFORE = 0.05
+#: MNEMO_SEARCH_COMMON_SHARE now (a rule given to ``fit`` is reported with it when it was dumped).
+SHARE_NOW = 0.02
+
+
+def splits(every: list[Question]) -> dict[str, tuple[list[Question], list[Question]]]:
+    """The out-of-sample splits: (training questions, held-out questions) per split."""
+    out = {}
+    for name in sorted({q.dataset for q in every}):
+        others = [q for q in every if q.dataset != name]
+        if others:
+            out[f"fitted on the other data set → {name}"] = (others, [q for q in every if q.dataset == name])
+    for k in (0, 1):
+        train = [q for q in every if q.fold != k]
+        test = [q for q in every if q.fold == k]
+        if train and test:
+            out[f"fitted on {'odd' if k == 0 else 'even'} conversations → {'even' if k == 0 else 'odd'}"] = (
+                train,
+                test,
+            )
+    return out
+
+
+def screen(every: list[Question]) -> list[dict[str, Any]]:
+    """Every rule's out-of-sample standing: in each split, on each data set's held-out questions, the
+    largest margin by which an arm beats it (any type, R@5 or R@10), and its mean R@5 + R@10 and MRR
+    over those held-out tables. A rule's ranking needs no fitting (the calibration only scores), so
+    this is each rule as it would rank the held-out questions whichever split chose it; the rule
+    shipped is the best one that loses to no arm in any of them (``choose_rule``)."""
+    qs = [q for q in every if q.share == SHARE_NOW] or every
+    parts = []
+    for split, (_, test) in splits(qs).items():
+        for d in sorted({q.dataset for q in test}):
+            sub = [q for q in test if q.dataset == d]
+            parts.append((split, d, sub, arms(sub)))
+    out = []
+    for name, rule in RULES.items():
+        worst, total, mrr, losses = 0.0, 0.0, 0.0, []
+        for split, d, sub, arm_tables in parts:
+            t = table(sub, [order(q, rule(q)) for q in sub])
+            lost = deficit(t, arm_tables)
+            if lost > 1e-9:
+                losses.append(f"{split}: {d} {lost:.3f}")
+            worst = max(worst, lost)
+            total += t["all"]["r5"] + t["all"]["r10"]
+            mrr += t["all"]["mrr"]
+        out.append(
+            {"rule": name, "worst": worst, "r5+r10": total / len(parts), "mrr": mrr / len(parts), "losses": losses}
+        )
+    out.sort(key=lambda r: (r["worst"] > 1e-9, -r["r5+r10"]))
+    return out
+
+
+def choose_rule(screened: list[dict[str, Any]]) -> str:
+    """The best mean R@5 + R@10 among the rules that lose to no arm anywhere out of sample (or, if
+    none does, the smallest worst loss)."""
+    holding = [r for r in screened if r["worst"] <= 1e-9]
+    if holding:
+        return holding[0]["rule"]
+    return min(screened, key=lambda r: (r["worst"], -r["r5+r10"]))["rule"]
 
 
 def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
     """Per data set: the arms, the rule shipped before, and the fitted choices: in sample (fitted on
     every question of both data sets), fitted on the other half of the conversations (of both data
     sets: even against odd, both ways) and fitted on the other data set alone."""
-    in_sample = fit(every, floor_cost)
+    screened = screen(every)
+    chosen = choose_rule(screened)
+    in_sample = fit(every, floor_cost, chosen)
     # (a run over one conversation per data set, make bench --quick, has no odd half)
     halves = {
-        k: fit([q for q in every if q.fold != k], floor_cost)
+        k: fit([q for q in every if q.fold != k], floor_cost, chosen)
         for k in (0, 1)
         if any(q.fold == k for q in every) and any(q.fold != k for q in every)
     }
@@ -330,8 +423,13 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
                 "floor": floor_effect(qs, ranked, probs, 0.06),
             },
             "in sample": report(mine, in_sample),
-            "other data set": report(mine, fit([q for q in every if q.dataset != name], floor_cost)),
+            "other data set": report(mine, fit([q for q in every if q.dataset != name], floor_cost, chosen)),
         }
+        # the rule shipped before this one, calibrated in sample, on the same questions
+        fixed = [q for q in mine if q.share == in_sample["share"]]
+        if SHIPPED_FIXED in RULES:
+            fitted_fixed = fit([q for q in every if q.share == in_sample["share"]], floor_cost, SHIPPED_FIXED)
+            entry["shipped 2026-11-26"] = report(fixed, fitted_fixed)
         # the two halves' reports merged into one table over the whole data set
         mq, mr, mk, mp = [], [], [], []
         for k, fitted in halves.items():
@@ -361,6 +459,7 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
         # what other floors would cost and catch, on the same held-out halves
         entry["floors"] = [floor_effect(mq, mr, mp, f) for f in TRADE_OFF]
         out[name] = entry
+    out["screen"] = screened
     return out
 
 
@@ -368,7 +467,15 @@ def fmt(t: dict[str, Any]) -> str:
     return " | ".join(f"{t[c]['r5']:.3f} / {t[c]['r10']:.3f}" if c in t else "—" for c in (*TYPES, "all"))
 
 
-ROWS = ("vector arm", "keyword arm", "shipped before", "in sample", "other data set", "other conversations")
+ROWS = (
+    "vector arm",
+    "keyword arm",
+    "shipped before",
+    "shipped 2026-11-26",
+    "in sample",
+    "other data set",
+    "other conversations",
+)
 
 
 def render(result: dict[str, Any]) -> list[str]:
@@ -377,7 +484,7 @@ def render(result: dict[str, Any]) -> list[str]:
         "| data set | fitted on | rule | " + " | ".join((*TYPES, "all")) + " | loses to an arm |",
         "|---|---|---|" + "---|" * (len(TYPES) + 2),
     ]
-    for name, entry in result.items():
+    for name, entry in datasets(result).items():
         for row in ROWS:
             if row not in entry:
                 continue
@@ -405,7 +512,7 @@ def render(result: dict[str, Any]) -> list[str]:
         "| data set | fitted on | floor | R@10 lost | false hits (never stored) | false empties (answerable) |",
         "|---|---|---|---|---|---|",
     ]
-    for name, entry in result.items():
+    for name, entry in datasets(result).items():
         for row in ("shipped before", "in sample", "other data set", "other conversations"):
             if row not in entry:
                 continue
@@ -424,10 +531,30 @@ def render(result: dict[str, Any]) -> list[str]:
         "| data set | " + " | ".join(f"{f}" for f in TRADE_OFF) + " |",
         "|---|" + "---|" * len(TRADE_OFF),
     ]
-    for name, entry in result.items():
+    for name, entry in datasets(result).items():
         cells = [f"{f['r10_lost']:.3f} / {f['false_hit_rate']:.3f}" for f in entry.get("floors", [])]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if "screen" in result:
+        lines += [
+            "",
+            "Every rule's ranking on the held-out questions of every split (the other data set; the other "
+            "half of the conversations, both ways): the largest margin by which an arm beats it in any type "
+            "at R@5 or R@10, and its mean R@5 + R@10 and MRR. Shipped: the best that loses nowhere (first row).",
+            "",
+            "| rule | largest loss to an arm | mean R@5 + R@10 | mean MRR | where it loses |",
+            "|---|---|---|---|---|",
+        ]
+        for r in result["screen"][:12]:
+            lines.append(
+                f"| {r['rule']} | {r['worst']:.3f} | {r['r5+r10']:.3f} | {r['mrr']:.3f} | "
+                f"{'; '.join(r['losses']) or 'nowhere'} |"
+            )
     return lines
+
+
+def datasets(result: dict[str, Any]) -> dict[str, Any]:
+    """The per-data-set entries of a result (not its rule screen)."""
+    return {k: v for k, v in result.items() if k != "screen"}
 
 
 def jsonable(x: Any) -> Any:
@@ -449,7 +576,7 @@ def main(argv: list[str] | None = None) -> None:
     every = [q for path in args.features for q in load(path)]
     result = jsonable(crossvalidate(every, args.floor_cost))
     print("\n".join(render(result)))
-    for name, entry in result.items():
+    for name, entry in datasets(result).items():
         for row in ("in sample", "other data set"):
             print(name, row, entry[row]["fitted"], entry[row]["reliability"])
         print(name, "other conversations", entry["other conversations"]["fitted"])

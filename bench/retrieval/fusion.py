@@ -41,9 +41,10 @@ def _rank_rule(index: int) -> Rule:
 
 def _shipped(rows: list[Row]) -> list[int]:
     """What ``search_memories`` ranks by (imported late: Django is set up by then)."""
-    from memories.selectors import hybrid_ranking
+    from memories.selectors import hybrid_ranking, runner_up
 
-    return _by(lambda r: hybrid_ranking(_cos(r), _cov(r)))(rows)
+    second = runner_up([_cov(r) for r in rows])
+    return _by(lambda r: hybrid_ranking(_cos(r), _cov(r), second))(rows)
 
 
 def _floored(floor: float, weight: float = 0.5) -> Rule:

