@@ -139,5 +139,47 @@ def main() -> None:
     print(f"results: {out}")
 
 
+def render_section(results: dict[str, Any]) -> list[str]:
+    """The "remember's cost" section of docs/benchmarks.md (issue 25), from one results file."""
+    m, s, ratios = results["machine"], results["settings"], results["ratios"]
+    lines = [
+        "## What one `remember` costs, before and after (issue 25)",
+        "",
+        f"Measured by `bench/remember_cost.py` (commit {m['commit']} against {s['base']}, {m['date']}; {m['cpus']} "
+        f"cores, load average {m['load_average_1m']:.1f} before and {m['load_average_1m_after']:.1f} after: the "
+        "machine is shared, compare within this table only). Both servers on the `make run` stack "
+        f"({s['web_workers']} web workers each) write into one namespace of {s['namespace_size_start']} memories "
+        f"(grown to {s['namespace_size_end']}), {s['calls_per_round']} calls per server and round at concurrency 1, "
+        f"{s['rounds']} rounds in ABBA order, medians of the rounds. CPU: the stack's own processes per call.",
+        "",
+        "| server | p50 / p95 ms | CPU per call (web / PostgreSQL / client) | embed / SQL / rest of Django p50 ms "
+        "(Server-Timing) | errors |",
+        "|---|---|---|---|---|",
+    ]
+    for name, r in results["servers"].items():
+        med, st = r["median"], r["median"].get("server_timing", {})
+        sc = med["stack_cpu"]
+        lines.append(
+            f"| {name} | {med['p50_ms']} / {med['p95_ms']} | {sc['stack_ms']} ({sc['web_ms']} / {sc['postgres_ms']} / "
+            f"{sc['client_ms']}) | {st.get('embed_p50_ms')} / {st.get('other_sql_p50_ms')} / "
+            f"{st.get('in_django_overhead_p50_ms')} | {sum(x['errors'] for x in r['rounds'])} |"
+        )
+    lines += [
+        "",
+        f"Before ÷ after: p50 {ratios['p50_before_over_after']}×, stack CPU {ratios['stack_cpu_before_over_after']}×; "
+        f"after was faster at p50 in {ratios['rounds_after_faster_p50']} of {s['rounds']} rounds and used less CPU "
+        f"in {ratios['rounds_after_less_cpu']}. Every round is kept in the results file.",
+        "",
+    ]
+    return lines
+
+
+def newest_section() -> list[str]:
+    """The section for the newest results, or nothing when there are none."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
+
+
 if __name__ == "__main__":
     main()

@@ -265,13 +265,14 @@ def main() -> None:
     target = ROOT / "docs" / "benchmarks.md"
     text = render(results, source, notes)
     # The sections a benchmark of its own renders from the newest file of its own results folder:
-    # text passes and request size (issue 24), supersession (issue 26), search CPU (issue 25), Mem0
-    # beside Mnemo (issue 25).
-    from bench import contradictions, search_cpu, text_limits
+    # text passes and request size (issue 24), supersession (issue 26), search CPU and remember's cost
+    # (issue 25), Mem0 beside Mnemo (issue 25).
+    from bench import contradictions, remember_cost, search_cpu, text_limits
 
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
+    from bench.retrieval import embedder_compare  # the opt-in integer-kernel embedder (issue 25)
 
-    for benchmark in (text_limits, contradictions, search_cpu, peers):
+    for benchmark in (text_limits, contradictions, search_cpu, remember_cost, embedder_compare, peers):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
     target.write_text(text)

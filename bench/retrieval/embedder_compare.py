@@ -101,6 +101,7 @@ def compare(before_path: Path, after_path: Path, *, rounds: int = 2000, seed: in
 def render(result: dict[str, Any]) -> list[str]:
     lines = [
         f"{result['dataset']}: {result['before']} -> {result['after']} (paired; 95% bootstrap interval of Δ)",
+        "",
         "| mode | type | n | R@5 before → after (Δ [95%]) | R@10 | MRR |",
         "|---|---|---|---|---|---|",
     ]
@@ -112,6 +113,46 @@ def render(result: dict[str, Any]) -> list[str]:
                 f"{row[m]['before']:.3f} → {row[m]['after']:.3f} ({row[m]['diff']:+.3f} [{low:+.3f}, {high:+.3f}])"
             )
         lines.append(f"| {row['mode']} | {row['type']} | {row['n']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "embedder"
+
+
+def newest_section() -> list[str]:
+    """The opt-in integer-kernel embedder's section of docs/benchmarks.md: its speed (the newest
+    ``*-speed.json`` of bench/retrieval/embedder_speed.py) and both data sets' paired comparison
+    (``retrieval-<set>-old-vs-new.json``), every mode and type."""
+    speeds = sorted(RESULTS.glob("*-speed.json"))
+    compared = [RESULTS / f"retrieval-{name}-old-vs-new.json" for name in ("mnemo", "chat")]
+    if not speeds or not all(p.exists() for p in compared):
+        return []
+    speed = json.loads(speeds[-1].read_text())
+    lines = [
+        "## The opt-in integer-kernel embedder, `minilm-int8-dynamic` (issue 25)",
+        "",
+        f"CPU per call, one onnxruntime thread, the two embedders interleaved, median of {len(speed['rounds'])} "
+        f"rounds (`bench/retrieval/embedder_speed.py`, `{speeds[-1].name}`, load average "
+        f"{speed['load_average'][0]:.1f}):",
+        "",
+        "| text (median tokens) | default `minilm-int8` ms | `minilm-int8-dynamic` ms | speed-up |",
+        "|---|---|---|---|",
+    ]
+    for kind, m in speed["median_of_rounds"].items():
+        lines.append(
+            f"| {kind} ({speed['tokens_median'][kind]:g}) | {m['reference']:.2f} | {m['dynamic']:.2f} | "
+            f"{m['ratio']:.2f}× |"
+        )
+    lines += [
+        "",
+        "Retrieval, the whole store embedded by each (`bench/retrieval/embedder_compare.py`, measured with "
+        "the fusion rule shipped before today's margin rule; paired per question; a change whose interval "
+        "excludes 0 is outside the benchmark's noise). The default stays `minilm-int8` because the chat set "
+        "loses R@10 in hybrid mode:",
+        "",
+    ]
+    for path in compared:
+        lines += [*render(json.loads(path.read_text())), ""]
     return lines
 
 
