@@ -268,7 +268,6 @@ def main() -> None:
     # text passes and request size (issue 24), supersession (issue 26), search CPU and remember's cost
     # (issue 25), Mem0 beside Mnemo (issue 25).
     from bench import contradictions, remember_cost, search_cpu, text_limits
-
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
     from bench.retrieval import embedder_compare  # the opt-in integer-kernel embedder (issue 25)
 
