@@ -6,17 +6,21 @@ import json
 import math
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+import psycopg
 from django.conf import settings
 from django.db import connection, connections, router
+from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from psycopg.pq import Format
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
@@ -651,6 +655,61 @@ def _fused(mode: SearchMode) -> str:
     )
 
 
+class _PreparedSearchCursor(psycopg.Cursor[tuple[Any, ...]]):
+    """A cursor whose statements go to PostgreSQL with their values apart (server-side binding)
+    and prepared on the connection (psycopg's per-connection statement cache, by the statement's
+    text and the values' types)."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+
+_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+#: Connections (psycopg's, by identity) already told to plan the search statement generically.
+_generic_planned: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _search_cursor(alias: str, *, exact: bool) -> Any:
+    """The search statement's cursor. A small namespace's (the exact plan, ``exact``) with
+    MNEMO_SEARCH_PREPARED: a statement prepared once per connection and planned once, generically
+    (one plan for any values); anything else: Django's own cursor (client-side binding: the
+    values inlined, the text parsed and planned anew on every search).
+
+    Why: of the statement's 3.6 ms of PostgreSQL CPU at 500 memories, parsing the text (the
+    query vector's 4 KB literal among it) and planning took more than half. Its text depends only
+    on the mode, the plan and the filters used, so a web process has a handful of them. The
+    generic plan of the exact statement is the custom plans' shape (the namespace's live index,
+    the word index ANDed with the namespace's), so it costs what their execution did; the
+    HNSW statements' generic plan does not know the namespace's size and cost 1.5 times the
+    custom plans at 100k (and found other candidates), so they keep theirs (bench/NOTES.md,
+    2026-11-26 "prepared search statement"). ``plan_cache_mode`` applies to prepared statements
+    only, and this is the only statement the application prepares (Django binds everything else
+    client-side). The cursor is Django's wrapper around psycopg's, so query logging and execute
+    wrappers see it as any other."""
+    conn = connections[alias]
+    if not (exact and settings.MNEMO_SEARCH_PREPARED and conn.vendor == "postgresql"):
+        return conn.cursor()
+    conn.ensure_connection()
+    with conn.wrap_database_errors:
+        raw = conn.connection
+        if raw not in _generic_planned:
+            # Outside a transaction the setting holds for the session; inside one a rollback
+            # would undo it, so it is set again (it only decides plans, never results).
+            with raw.cursor() as setter:
+                setter.execute("SET plan_cache_mode = force_generic_plan")
+            if raw.autocommit:
+                _generic_planned.add(raw)
+        cursor = _PreparedSearchCursor(raw)
+        # As Django's own cursors (DatabaseWrapper.create_cursor): dates read in its time zone.
+        if conn.timezone != raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            register_tzloader(conn.timezone, cursor)
+        conn.validate_thread_sharing()
+        # (django-stubs type these methods' argument as Django's wrapper; they take the driver's cursor.)
+        return conn.make_debug_cursor(cursor) if conn.queries_logged else conn.make_cursor(cursor)  # type: ignore[arg-type]
+
+
 @timed_search  # the staff home page's latency chart and the Prometheus histogram, one timing
 @reads_from_replica
 def search_memories(
@@ -692,7 +751,7 @@ def search_memories(
     )
     alias = router.db_for_read(Memory)  # the replica inside reads_from_replica, when healthy
     started = time.perf_counter()
-    with connections[alias].cursor() as cursor:
+    with _search_cursor(alias, exact=search_plan(namespace_ids) == "exact") as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     add_timing("search-sql", time.perf_counter() - started)
