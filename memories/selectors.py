@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 import time
 import weakref
@@ -694,6 +695,11 @@ def _search_cursor(alias: str, *, exact: bool) -> Any:
     conn.ensure_connection()
     with conn.wrap_database_errors:
         raw = conn.connection
+        if raw.prepare_threshold is None:
+            # Django turns psycopg's prepared statements off (None: not even one asked for);
+            # this turns them back on for statements that ask (``prepare=True``) and no others:
+            # Django's cursors bind client-side, and psycopg never prepares those.
+            raw.prepare_threshold = sys.maxsize
         if raw not in _generic_planned:
             # Outside a transaction the setting holds for the session; inside one a rollback
             # would undo it, so it is set again (it only decides plans, never results).
