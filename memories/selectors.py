@@ -666,6 +666,13 @@ class _PreparedSearchCursor(psycopg.Cursor[tuple[Any, ...]]):
     ) -> Any:
         return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
 
+    def _convert_query(self, query: Any, params: Any = None) -> Any:
+        # Kept where Django's query log reads the statement (DatabaseOperations.last_executed_query
+        # reads ``_query``, which psycopg sets for its client-side cursors only): the log shows
+        # the statement with its $n placeholders, the values beside it.
+        self._query = super()._convert_query(query, params)
+        return self._query
+
 
 _TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
 #: Connections (psycopg's, by identity) already told to plan the search statement generically.
