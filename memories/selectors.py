@@ -444,6 +444,38 @@ def namespace_size(namespace_ids: list[int]) -> int:
     )
 
 
+def generic_namespace_rows() -> float | None:
+    """How many rows PostgreSQL expects ``m.namespace_id = ANY($n)`` to select when it plans
+    without the value (a generic plan), from the table's statistics, read once a minute per
+    process; None without statistics (a table never analyzed).
+
+    Why: the search statement is planned once for any namespace (_search_cursor), so this, not
+    the searched namespace's size, decides how its vectors are read. The planner takes a value's
+    share as 1 / n_distinct (no more than the most common value's) and an array of unknown
+    length as 10 values: 1 - (1 - share)^10 of the table. With few namespaces in a large table
+    that is most of it, and the generic plan reads the whole table (two namespaces of 100k and
+    500 memories: 145 ms instead of 2.3, bench/NOTES.md)."""
+
+    def count() -> float | None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT c.reltuples, s.n_distinct, s.most_common_freqs[1]"
+                "  FROM pg_class c JOIN pg_stats s ON s.tablename = c.relname AND s.attname = 'namespace_id'"
+                " WHERE c.oid = 'memories_memory'::regclass AND s.schemaname = current_schema()"
+            )
+            row = cursor.fetchone()
+        if row is None or row[0] is None or row[0] <= 0 or not row[1]:
+            return None
+        rows, n_distinct, most_common = float(row[0]), float(row[1]), row[2]
+        distinct = -n_distinct * rows if n_distinct < 0 else n_distinct
+        share = 1.0 / max(distinct, 1.0)
+        if most_common is not None:
+            share = min(share, float(most_common))
+        return rows * (1.0 - (1.0 - share) ** 10)
+
+    return _counted(("generic namespace rows",), count)
+
+
 # A namespace of MNEMO_NAMESPACE_INDEX_MIN_MEMORIES or more gets an HNSW index of its own
 # (memories.ops.maintain_namespace_indexes): partial, over the namespace's live rows, so a walk
 # never passes another namespace's rows (at 100k memories in a 210k table the table-wide walk
@@ -723,6 +755,15 @@ def _search_cursor(alias: str, *, exact: bool) -> Any:
         return conn.make_debug_cursor(cursor) if conn.queries_logged else conn.make_cursor(cursor)  # type: ignore[arg-type]
 
 
+def _generic_plan_reads_the_index() -> bool:
+    """Whether the exact statement's generic plan reads the namespace through its index: when
+    the planner expects the namespace filter to select no more rows than the exact plan's own
+    bound (MNEMO_SEARCH_EXACT_MAX), as a custom plan of an exact-plan namespace does. Otherwise
+    the statement is planned for its values, as every other (:func:`generic_namespace_rows`)."""
+    expected = generic_namespace_rows()
+    return expected is not None and expected <= settings.MNEMO_SEARCH_EXACT_MAX
+
+
 @timed_search  # the staff home page's latency chart and the Prometheus histogram, one timing
 @reads_from_replica
 def search_memories(
@@ -764,7 +805,8 @@ def search_memories(
     )
     alias = router.db_for_read(Memory)  # the replica inside reads_from_replica, when healthy
     started = time.perf_counter()
-    with _search_cursor(alias, exact=search_plan(namespace_ids) == "exact") as cursor:
+    generic = search_plan(namespace_ids) == "exact" and _generic_plan_reads_the_index()
+    with _search_cursor(alias, exact=generic) as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     add_timing("search-sql", time.perf_counter() - started)

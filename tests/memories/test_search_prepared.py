@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from memories import services
 from memories.permissions import ensure_user_namespace
-from memories.selectors import SearchFilters, forget_namespace_stats, search_memories
+from memories.selectors import SearchFilters, forget_namespace_stats, generic_namespace_rows, search_memories
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,8 @@ def ns(user):
     namespace = ensure_user_namespace(user)
     for text in FACTS:
         services.add_memory(actor=user, namespace=namespace, content=text, run_async=False)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory (namespace_id)")  # the statistics the generic plan's choice reads
     forget_namespace_stats()
     return namespace
 
@@ -94,4 +96,20 @@ def test_hnsw_plans_are_not_prepared(ns):
     before = prepared_search_statements()
     with override_settings(MNEMO_SEARCH_EXACT_MAX=0):
         assert hits(ns, QUERIES[0])
+    assert runs_since(before) == []
+
+
+def test_a_table_of_few_large_namespaces_is_planned_per_search(ns):
+    """Two namespaces in a large table: a generic plan would expect most of the table for any
+    namespace and read all of it (bench/NOTES.md), so the statement is planned for its values."""
+    assert generic_namespace_rows() is not None and generic_namespace_rows() <= 5000
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the fixture's rows: ALTER waits for no trigger
+        cursor.execute("ALTER TABLE memories_memory ALTER namespace_id SET (n_distinct = 2)")
+        cursor.execute("ANALYZE memories_memory (namespace_id)")
+        cursor.execute("UPDATE pg_class SET reltuples = 200000 WHERE oid = 'memories_memory'::regclass")
+    forget_namespace_stats()
+    assert generic_namespace_rows() > 5000
+    before = prepared_search_statements()
+    assert hits(ns, QUERIES[0])
     assert runs_since(before) == []
