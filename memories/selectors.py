@@ -711,11 +711,13 @@ _TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
 _generic_planned: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def _search_cursor(alias: str, *, exact: bool) -> Any:
-    """The search statement's cursor. A small namespace's (the exact plan, ``exact``) with
-    MNEMO_SEARCH_PREPARED: a statement prepared once per connection and planned once, generically
-    (one plan for any values); anything else: Django's own cursor (client-side binding: the
-    values inlined, the text parsed and planned anew on every search).
+def _search_cursor(alias: str, *, generic: bool) -> Any:
+    """The search statement's cursor. With ``generic`` (a small namespace's exact plan, and
+    statistics under which its generic plan reads the namespace's index:
+    :func:`_generic_plan_reads_the_index`) and MNEMO_SEARCH_PREPARED: a statement prepared once
+    per connection and planned once, generically (one plan for any values); anything else:
+    Django's own cursor (client-side binding: the values inlined, the text parsed and planned
+    anew on every search).
 
     Why: of the statement's 3.6 ms of PostgreSQL CPU at 500 memories, parsing the text (the
     query vector's 4 KB literal among it) and planning took more than half. Its text depends only
@@ -729,7 +731,7 @@ def _search_cursor(alias: str, *, exact: bool) -> Any:
     client-side). The cursor is Django's wrapper around psycopg's, so query logging and execute
     wrappers see it as any other."""
     conn = connections[alias]
-    if not (exact and settings.MNEMO_SEARCH_PREPARED and conn.vendor == "postgresql"):
+    if not (generic and settings.MNEMO_SEARCH_PREPARED and conn.vendor == "postgresql"):
         return conn.cursor()
     conn.ensure_connection()
     with conn.wrap_database_errors:
@@ -806,7 +808,7 @@ def search_memories(
     alias = router.db_for_read(Memory)  # the replica inside reads_from_replica, when healthy
     started = time.perf_counter()
     generic = search_plan(namespace_ids) == "exact" and _generic_plan_reads_the_index()
-    with _search_cursor(alias, exact=generic) as cursor:
+    with _search_cursor(alias, generic=generic) as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     add_timing("search-sql", time.perf_counter() - started)
