@@ -57,6 +57,21 @@ def reembed_queryset(*, embedder: Embedder, namespace: str | None, only_missing:
     return rows.filter(Q(embedding__isnull=True) | ~Q(embedding_model=embedder.name))
 
 
+def other_model_vectors(model_name: str) -> dict[str, int]:
+    """Memories whose vector another model made, by that model's name. Search compares them with
+    query vectors of ``model_name``; until ``reembed_memories`` redoes them, that works only as
+    far as the two models agree (bench/NOTES.md, issue 25: the int8 graphs' vectors, cosine 0.98
+    or more). One grouped count, for the doctor and ``make run`` to say so."""
+    rows = (
+        Memory.objects.filter(embedding__isnull=False)
+        .exclude(embedding_model=model_name)
+        .order_by()
+        .values("embedding_model")
+        .annotate(n=Count("id"))
+    )
+    return {row["embedding_model"] or "(unknown)": row["n"] for row in rows}
+
+
 @transaction.atomic
 def reembed_batch(*, embedder: Embedder, ids: list[int]) -> int:
     """Embed these rows with ``embedder`` and record its name, all or nothing."""

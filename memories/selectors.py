@@ -209,6 +209,11 @@ wq AS (
 ),
 total AS (SELECT GREATEST(sum(w), 1e-9) AS w FROM wq)
 """
+# Every cut of candidates (ORDER BY distance LIMIT) breaks ties by id: equal texts have equal
+# vectors, and without it which of a tie at the cut was kept followed the scan's order, the table's
+# physical order, which updates, vacuum and rolled-back inserts move (bench/NOTES.md,
+# tests/memories/test_search_ties.py). On an HNSW walk PostgreSQL adds an incremental sort: the
+# index still orders, the sort only orders each run of equal distances.
 _VECTOR_ARM = """
 qv AS (SELECT %(q)s::vector AS v),
 ann AS MATERIALIZED ({ann}),
@@ -219,7 +224,7 @@ vec AS (
         (SELECT c.memory_id, c.embedding <=> (SELECT v FROM qv) AS d
            FROM memories_memorychunk c JOIN memories_memory m ON m.id = c.memory_id
           WHERE c.namespace_id = ANY(%(ns)s) AND {where}
-          ORDER BY (c.embedding <=> (SELECT v FROM qv)) {exact}
+          ORDER BY (c.embedding <=> (SELECT v FROM qv)) {exact}, c.memory_id
           LIMIT %(cand)s)
     ) candidates
     GROUP BY memory_id
@@ -231,7 +236,7 @@ _ANN_WALK = """
     SELECT m.id AS memory_id, m.embedding <=> (SELECT v FROM qv) AS d
       FROM memories_memory m
      WHERE {where}
-     ORDER BY ({walked} <=> (SELECT v FROM qv))
+     ORDER BY ({walked} <=> (SELECT v FROM qv)), m.id
      LIMIT %(cand)s
 """
 # ... and by comparing every vector of a small namespace: each distance computed once (the walk's
@@ -245,7 +250,7 @@ _ANN_EXACT = """
          WHERE {where}
         OFFSET 0
     ) every_vector
-     ORDER BY d
+     ORDER BY d, memory_id
      LIMIT %(cand)s
 """
 # The HNSW plan's safety net: when the index walk ends with fewer candidates than the namespaces
@@ -258,7 +263,7 @@ _EXACT_FALLBACK = """
         (SELECT m.id AS memory_id, m.embedding <=> (SELECT v FROM qv) AS d
            FROM memories_memory m
           WHERE {where} AND (SELECT count(*) FROM ann) < %(ann_min)s
-          ORDER BY (m.embedding <=> (SELECT v FROM qv)) + 0
+          ORDER BY (m.embedding <=> (SELECT v FROM qv)) + 0, m.id
           LIMIT %(cand)s)
         UNION ALL"""
 

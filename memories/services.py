@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
@@ -391,6 +392,65 @@ def _insert_ready(
     return memory
 
 
+def _insert_remembered(
+    *,
+    event: dict[str, Any] | None,
+    namespace: Namespace,
+    text: str,
+    vector: list[float],
+    windows: list[list[float]],
+    model: str,
+    **fields: Any,
+) -> Memory:
+    """remember's write: the ready row, its window vectors and (``event``: actor, new_text and
+    the data) its ``add`` event, in one statement, where ``_insert_ready`` and ``_event`` took
+    one round trip each. The row's INSERT is the one ``Memory.objects.create`` sends (Django's
+    own compiler: the fields' defaults, ``auto_now`` and value preparation), without its Python
+    around it (no signals are connected to these models); one statement is also all or nothing."""
+    now = timezone.now()
+    memory = Memory(
+        namespace=namespace,
+        text=text,
+        embedding=vector,
+        embedding_model=model,
+        status=Memory.Status.READY,
+        embedded_at=now,
+        **fields,
+    )
+    meta = Memory._meta
+    query = InsertQuery(Memory)
+    query.insert_values(
+        [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field], [memory]
+    )
+    compiler = query.get_compiler(connection=connection)
+    compiler.returning_fields = [meta.pk]
+    [(insert_sql, insert_params)] = compiler.as_sql()
+    sql, params = [f"WITH m AS ({insert_sql})"], list(insert_params)
+    if windows:
+        chunk = MemoryChunk._meta.get_field("embedding")
+        sql.append(
+            f""", c AS (INSERT INTO {MemoryChunk._meta.db_table} (memory_id, namespace_id, position, embedding)
+                    SELECT m.id, %s, w.position - 1, w.embedding::vector
+                      FROM m, unnest(%s::text[]) WITH ORDINALITY AS w(embedding, position))"""
+        )
+        params += [namespace.pk, [chunk.get_db_prep_save(w, connection) for w in windows]]
+    if event is not None:
+        actor, new_text = event.pop("actor"), event.pop("new_text")
+        data = MemoryEvent._meta.get_field("data").get_db_prep_save(event, connection)
+        sql.append(
+            f""", e AS (INSERT INTO {MemoryEvent._meta.db_table}
+                        (memory_id, event_type, old_text, new_text, actor_id, data, created_at)
+                    SELECT m.id, %s, '', %s, %s, %s, %s FROM m)"""
+        )
+        params += [MemoryEvent.Type.ADD, new_text, getattr(actor, "pk", None), data, timezone.now()]
+    sql.append(" SELECT id FROM m")
+    with connection.cursor() as cursor:
+        cursor.execute("".join(sql), params)  # noqa: S608 (table and column names are ours)
+        memory.pk = cursor.fetchone()[0]
+    memory._state.adding, memory._state.db = False, connection.alias
+    return memory
+
+
 def _event(memory: Memory, event_type: str, *, actor: Any, old_text: str = "", new_text: str = "", **data: Any) -> None:
     MemoryEvent.objects.create(
         memory=memory, event_type=event_type, actor=actor, old_text=old_text, new_text=new_text, data=data
@@ -440,7 +500,6 @@ def remember(
         valid_until = expires_at
     check_validity(valid_from, valid_until)
     vector, windows, model = _embed_one(text)
-    threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     try:
         with transaction.atomic():
             # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
@@ -449,12 +508,14 @@ def remember(
             # needs the namespace's key-share lock, while remember, holding the namespace, may
             # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
             _lock_namespace(namespace.pk, no_key=True)
-            near: list[Near] = []
-            superseded: list[Near] = []
-            if dedup_policy != "insert" or supersede == "close":
-                near, superseded = _near_and_superseded(text, namespace_id=namespace.pk, vector=vector)
-                if dedup_policy == "insert":
-                    near = []
+            # One statement for every candidate: the memories (only when a policy reads them) and
+            # the tombstones; it used to be two round trips.
+            rows, tombstones = _candidates(
+                namespace_id=namespace.pk, vector=vector, memories=dedup_policy != "insert" or supersede == "close"
+            )
+            near, superseded = _near_and_superseded(text, rows)
+            if dedup_policy == "insert":
+                near = []
             corrected = [
                 Near(
                     id=r[0],
@@ -468,12 +529,19 @@ def remember(
                         "forgotten_at": r[7],
                     },
                 )
-                for r in _near("memories_tombstone", namespace_id=namespace.pk, vector=vector, threshold=threshold)
+                for r in tombstones
                 if same_specifics(text, r[1])
             ]
             if dedup_policy == "skip_if_near" and near:
                 return RememberResult(near[0].id, "Already remembered", near, corrected, superseded)
-            memory = _insert_ready(
+            # The add event goes in the insert's own statement, unless memories are closed first:
+            # their ``superseded`` events come before it, and it lists the ones that were closed.
+            closing = supersede == "close" and bool(superseded)
+            time_data: dict[str, Any] = {}
+            if superseded and not closing:
+                time_data = {"supersedes": [], "contradicts": [n.id for n in superseded]}
+            memory = _insert_remembered(
+                event=None if closing else {"actor": actor, "new_text": text, "via": "remember", **time_data},
                 namespace=namespace,
                 text=text,
                 vector=vector,
@@ -491,34 +559,71 @@ def remember(
                 valid_from=valid_from,
                 valid_until=valid_until,
             )
-            if supersede == "close" and superseded:
+            if closing:
                 superseded = close_superseded(actor=actor, memory=memory, candidates=superseded)
-            time_data: dict[str, Any] = {}
-            if superseded:
                 time_data["supersedes"] = [n.id for n in superseded if n.extra["closed"]]
                 time_data["contradicts"] = [n.id for n in superseded if not n.extra["closed"]]
-            _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember", **time_data)
+                _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember", **time_data)
     except DatabaseError as exc:
         raise DatabaseUnavailable(f"The memory was not stored: {exc.__class__.__name__}.") from exc
     return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected, superseded)
 
 
-def _near_and_superseded(text: str, *, namespace_id: int, vector: list[float]) -> tuple[list[Near], list[Near]]:
-    """remember's one candidate query, read two ways: the near-duplicates of ``text`` (cosine ≥
-    MNEMO_NEAR_DUPLICATE_THRESHOLD and the same numbers and codes) and the live memories it
-    contradicts (memories.temporal.contradiction; MNEMO_SUPERSEDE_*). A memory the new text
-    contradicts is a changed fact, never a duplicate of it (so skip_if_near does not drop it)."""
+def _candidates(*, namespace_id: int, vector: list[float], memories: bool) -> tuple[list[tuple], list[tuple]]:
+    """remember's one candidate statement: the namespace's live memories nearest ``vector``
+    (NEAR_CANDIDATES of them, cosine ≥ the lowest of MNEMO_NEAR_DUPLICATE_THRESHOLD and the
+    MNEMO_SUPERSEDE_* thresholds; none when ``memories`` is false) and its tombstones (5, cosine ≥
+    MNEMO_NEAR_DUPLICATE_THRESHOLD): the rows :func:`_near` reads for each, in one round trip.
+    Memory rows: (id, text, distance); tombstone rows as :func:`_near` gives them."""
+    duplicate = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
+    lowest = min(duplicate, settings.MNEMO_SUPERSEDE_THRESHOLD, settings.MNEMO_SUPERSEDE_CHANGE_THRESHOLD)
+    # Each arm keeps _near's shape (the k nearest by the index's order, the threshold after) in
+    # its own parenthesised ORDER BY ... LIMIT, so each is planned as before; the tombstone
+    # arm's columns type the memory arm's NULLs. Live now, as _near: a fact whose validity ended is
+    # neither a duplicate of a new memory nor superseded by it.
+    sql = """
+        SELECT * FROM (
+            (SELECT 'm' AS arm, t.id, t.text, t.embedding <=> %(q)s::vector AS distance,
+                    NULL AS reason, NULL AS kind, NULL AS replaced_by_id, NULL AS memory_id, NULL AS created_at
+               FROM memories_memory t
+              WHERE t.namespace_id = %(ns)s AND t.embedding IS NOT NULL AND t.status = 'ready'
+                AND t.forgotten_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
+                AND (t.valid_until IS NULL OR t.valid_until > now())
+              ORDER BY t.embedding <=> %(q)s::vector
+              LIMIT %(k_memories)s)
+            UNION ALL
+            (SELECT 't' AS arm, t.id, t.text, t.embedding <=> %(q)s::vector AS distance,
+                    t.reason, t.kind, t.replaced_by_id, t.memory_id, t.created_at
+               FROM memories_tombstone t
+              WHERE t.namespace_id = %(ns)s AND t.embedding IS NOT NULL
+              ORDER BY t.embedding <=> %(q)s::vector
+              LIMIT 5)
+        ) nearest
+        WHERE distance <= CASE arm WHEN 'm' THEN %(max_memory)s ELSE %(max_tombstone)s END
+        ORDER BY arm, distance
+    """
+    params = {
+        "q": _vector_literal(vector),
+        "ns": namespace_id,
+        "k_memories": NEAR_CANDIDATES if memories else 0,
+        "max_memory": 1 - lowest,
+        "max_tombstone": 1 - duplicate,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [r[1:4] for r in rows if r[0] == "m"], [r[1:] for r in rows if r[0] == "t"]
+
+
+def _near_and_superseded(text: str, rows: list[tuple]) -> tuple[list[Near], list[Near]]:
+    """remember's candidate memories (:func:`_candidates`), read two ways: the near-duplicates of
+    ``text`` (cosine ≥ MNEMO_NEAR_DUPLICATE_THRESHOLD and the same numbers and codes) and the live
+    memories it contradicts (memories.temporal.contradiction; MNEMO_SUPERSEDE_*). A memory the new
+    text contradicts is a changed fact, never a duplicate of it (so skip_if_near does not drop it)."""
     duplicate = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD
     plain, change = settings.MNEMO_SUPERSEDE_THRESHOLD, settings.MNEMO_SUPERSEDE_CHANGE_THRESHOLD
-    rows = _near(
-        "memories_memory",
-        namespace_id=namespace_id,
-        vector=vector,
-        threshold=min(duplicate, plain, change),
-        limit=NEAR_CANDIDATES,
-    )
     near, superseded = [], []
-    new = shape(text) if len(text) <= SUPERSEDE_MAX_CHARS else None  # read once for every candidate
+    new = shape(text) if rows and len(text) <= SUPERSEDE_MAX_CHARS else None  # read once for every candidate
     for row_id, row_text, distance in rows:
         similarity = _similarity(distance)
         found = (

@@ -179,10 +179,9 @@ def contradiction(
         if len(new) > MAX_CHARS:
             return None
         new = shape(new)
-    a, b = shape(old), new
-    if similarity < (change_threshold if b.change else threshold):
+    if similarity < (change_threshold if new.change else threshold):
         return None
-    return replaced_values(a, b, rest_overlap=rest_overlap)
+    return replaced_values(shape(old), new, rest_overlap=rest_overlap)  # the old text read only when needed
 
 
 def replaced_values(a: Shape, b: Shape, *, rest_overlap: float = REST_OVERLAP) -> Contradiction | None:

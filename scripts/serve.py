@@ -207,6 +207,30 @@ def main() -> int:
             print("mnemo: stopped (web, worker, database)", flush=True)
 
 
+def _say_if_other_model_vectors() -> None:
+    """After MNEMO_EMBEDDER changes (or its default does, issue 25), stored memories still carry
+    the old model's vectors: search keeps working as far as the two models agree, and
+    ``reembed_memories`` (batched, resumable) makes them the current model's. Said, not done here:
+    on a large database it takes minutes, and the server should not wait for it."""
+    from django.conf import settings
+
+    from memories.embedding import EmbedderUnavailable, build_embedder
+    from memories.ops import other_model_vectors
+
+    try:
+        name = build_embedder(settings.MNEMO_EMBEDDER).name  # its name only: the model is not loaded
+    except EmbedderUnavailable:
+        return  # the web process reports it (health, 503)
+    others = other_model_vectors(name)
+    if others:
+        print(
+            f"mnemo: {sum(others.values())} memories carry vectors of another model "
+            f"({', '.join(sorted(others))}), not {name}: run `.venv/bin/python manage.py reembed_memories` "
+            "(batched, resumable) so that search compares vectors of one model.",
+            flush=True,
+        )
+
+
 def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[str, str]) -> int:
     """Prepare the database, start the children and watch them until a stop."""
     from django.conf import settings
@@ -229,6 +253,7 @@ def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[s
         call_command("ensure_admin")
         if not args.no_demo:
             call_command("load_demo")
+        _say_if_other_model_vectors()
     finally:
         connections.close_all()
     if supervisor.stopping:

@@ -48,6 +48,11 @@ if os.environ.get("MNEMO_TEST_WORKER_DB"):
     MNEMO_EMBEDDED_DB_NAME = os.environ["MNEMO_TEST_WORKER_DB"]
 
 STATIC_ROOT = Path(os.environ.get("MNEMO_DATA_DIR", tempfile.gettempdir())) / "static"
+# Derived model graphs outlive a run's temporary data folder: one derivation serves every run
+# (the cache is keyed by its inputs and written atomically, so concurrent runs share it safely).
+MNEMO_EMBED_CACHE_DIR = Path(
+    env("MNEMO_EMBED_CACHE_DIR", default=str(Path(tempfile.gettempdir()) / "mnemo-test-models"))
+)
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 MNEMO_SMS_BACKEND = "contacts.sms.LocMemSmsBackend"

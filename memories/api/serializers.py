@@ -149,7 +149,12 @@ def remember_body(result: Any) -> dict[str, Any]:
     """The answer of ``remember`` (seed 003's output), for REST and the tool alike."""
     body: dict[str, Any] = {"ok": True, "memory_id": result.memory_id, "message": result.message}
     if result.near_duplicates is not None:
-        body["near_duplicates"] = NearDuplicateOutput(result.near_duplicates, many=True).data
+        # What NearDuplicateOutput(many=True).data gives (its fields' to_representation is int, str
+        # and float), without DRF's per-item serializer walk: up to 5 items on every "ask" call.
+        body["near_duplicates"] = [
+            {"memory_id": int(n.id), "text": str(n.text), "similarity": float(n.similarity)}
+            for n in result.near_duplicates
+        ]
     if result.previously_corrected:
         body["previously_corrected"] = PreviouslyCorrectedOutput(result.previously_corrected, many=True).data
     if result.supersedes:

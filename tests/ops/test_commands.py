@@ -315,6 +315,37 @@ def test_doctor_passes_on_a_healthy_installation():
     assert "Mnemo is healthy" in out
 
 
+def test_doctor_says_which_memories_carry_another_models_vectors(ns):
+    """After a model change (MNEMO_EMBEDDER, or its default) search compares the new model's query
+    vectors with the old one's until reembed_memories redoes them: the doctor says how many."""
+    add(ns, "Fact one")
+    add(ns, "Fact two")
+    out, _ = run("mnemo_doctor")
+    assert "another model" not in out
+    Memory.objects.filter(namespace=ns).update(embedding_model="old-model")
+    out, _ = run("mnemo_doctor")
+    assert "2 memories carry another model's vectors (old-model: 2): run manage.py reembed_memories" in out
+    assert "Mnemo is healthy" in out  # it still works: it is a notice, not a failure
+    run("reembed_memories", "--quiet")
+    out, _ = run("mnemo_doctor")
+    assert "another model" not in out
+
+
+def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mnemo_serve", ROOT / "scripts" / "serve.py")
+    serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve)
+    add(ns, "Fact one")
+    serve._say_if_other_model_vectors()
+    assert capsys.readouterr().out == ""
+    Memory.objects.filter(namespace=ns).update(embedding_model="old-model")
+    serve._say_if_other_model_vectors()
+    out = capsys.readouterr().out
+    assert "1 memories carry vectors of another model (old-model)" in out and "reembed_memories" in out
+
+
 def test_doctor_reports_a_wrong_dimension():
     out = StringIO()
     with (

@@ -74,7 +74,17 @@ def check_dimensions() -> str:
     wrong = {table: kind for table, kind in types.items() if kind != expected}
     if wrong or len(types) != len(VECTOR_COLUMNS):
         raise RuntimeError(f"embedding columns should be {expected}: {wrong or 'some are missing'}")
-    return f"{detail}; columns are {expected}"
+    from memories.embedding import get_embedder
+    from memories.ops import other_model_vectors
+
+    others = other_model_vectors(get_embedder().name)
+    stale = (
+        f"; {sum(others.values())} memories carry another model's vectors "
+        f"({', '.join(f'{name}: {n}' for name, n in sorted(others.items()))}): run manage.py reembed_memories"
+        if others
+        else ""
+    )
+    return f"{detail}; columns are {expected}{stale}"
 
 
 def check_migrations() -> str:
