@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+import psycopg
 from django.conf import settings
 from django.db import connection, connections, router
+from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from psycopg.pq import Format
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
@@ -462,6 +467,38 @@ def namespace_size(namespace_ids: list[int]) -> int:
     )
 
 
+def generic_namespace_rows() -> float | None:
+    """How many rows PostgreSQL expects ``m.namespace_id = ANY($n)`` to select when it plans
+    without the value (a generic plan), from the table's statistics, read once a minute per
+    process; None without statistics (a table never analyzed).
+
+    Why: the search statement is planned once for any namespace (_search_cursor), so this, not
+    the searched namespace's size, decides how its vectors are read. The planner takes a value's
+    share as 1 / n_distinct (no more than the most common value's) and an array of unknown
+    length as 10 values: 1 - (1 - share)^10 of the table. With few namespaces in a large table
+    that is most of it, and the generic plan reads the whole table (two namespaces of 100k and
+    500 memories: 145 ms instead of 2.3, bench/NOTES.md)."""
+
+    def count() -> float | None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT c.reltuples, s.n_distinct, s.most_common_freqs[1]"
+                "  FROM pg_class c JOIN pg_stats s ON s.tablename = c.relname AND s.attname = 'namespace_id'"
+                " WHERE c.oid = 'memories_memory'::regclass AND s.schemaname = current_schema()"
+            )
+            row = cursor.fetchone()
+        if row is None or row[0] is None or row[0] <= 0 or not row[1]:
+            return None
+        rows, n_distinct, most_common = float(row[0]), float(row[1]), row[2]
+        distinct = -n_distinct * rows if n_distinct < 0 else n_distinct
+        share = 1.0 / max(distinct, 1.0)
+        if most_common is not None:
+            share = min(share, float(most_common))
+        return rows * (1.0 - (1.0 - share) ** 10)
+
+    return _counted(("generic namespace rows",), count)
+
+
 # A namespace of MNEMO_NAMESPACE_INDEX_MIN_MEMORIES or more gets an HNSW index of its own
 # (memories.ops.maintain_namespace_indexes): partial, over the namespace's live rows, so a walk
 # never passes another namespace's rows (at 100k memories in a 210k table the table-wide walk
@@ -674,6 +711,84 @@ def _fused(mode: SearchMode) -> str:
     )
 
 
+class _PreparedSearchCursor(psycopg.Cursor[tuple[Any, ...]]):
+    """A cursor whose statements go to PostgreSQL with their values apart (server-side binding)
+    and prepared on the connection (psycopg's per-connection statement cache, by the statement's
+    text and the values' types)."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+    def _convert_query(self, query: Any, params: Any = None) -> Any:
+        # Kept where Django's query log reads the statement (DatabaseOperations.last_executed_query
+        # reads ``_query``, which psycopg sets for its client-side cursors only): the log shows
+        # the statement with its $n placeholders, the values beside it.
+        self._query = super()._convert_query(query, params)
+        return self._query
+
+
+_TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+#: Connections (psycopg's, by identity) already told to plan the search statement generically.
+_generic_planned: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _search_cursor(alias: str, *, generic: bool) -> Any:
+    """The search statement's cursor. With ``generic`` (a small namespace's exact plan, and
+    statistics under which its generic plan reads the namespace's index:
+    :func:`_generic_plan_reads_the_index`) and MNEMO_SEARCH_PREPARED: a statement prepared once
+    per connection and planned once, generically (one plan for any values); anything else:
+    Django's own cursor (client-side binding: the values inlined, the text parsed and planned
+    anew on every search).
+
+    Why: of the statement's 3.6 ms of PostgreSQL CPU at 500 memories, parsing the text (the
+    query vector's 4 KB literal among it) and planning took more than half. Its text depends only
+    on the mode, the plan and the filters used, so a web process has a handful of them. The
+    generic plan of the exact statement is the custom plans' shape (the namespace's live index,
+    the word index ANDed with the namespace's), so it costs what their execution did; the
+    HNSW statements' generic plan does not know the namespace's size and cost 1.5 times the
+    custom plans at 100k (and found other candidates), so they keep theirs (bench/NOTES.md,
+    2026-11-26 "prepared search statement"). ``plan_cache_mode`` applies to prepared statements
+    only, and this is the only statement the application prepares (Django binds everything else
+    client-side). The cursor is Django's wrapper around psycopg's, so query logging and execute
+    wrappers see it as any other."""
+    conn = connections[alias]
+    if not (generic and settings.MNEMO_SEARCH_PREPARED and conn.vendor == "postgresql"):
+        return conn.cursor()
+    conn.ensure_connection()
+    with conn.wrap_database_errors:
+        raw = conn.connection
+        if raw.prepare_threshold is None:
+            # Django turns psycopg's prepared statements off (None: not even one asked for);
+            # this turns them back on for statements that ask (``prepare=True``) and no others:
+            # Django's cursors bind client-side, and psycopg never prepares those.
+            raw.prepare_threshold = sys.maxsize
+        if raw not in _generic_planned:
+            # Outside a transaction the setting holds for the session; inside one a rollback
+            # would undo it, so it is set again (it only decides plans, never results).
+            with raw.cursor() as setter:
+                setter.execute("SET plan_cache_mode = force_generic_plan")
+            if raw.autocommit:
+                _generic_planned.add(raw)
+        cursor = _PreparedSearchCursor(raw)
+        # As Django's own cursors (DatabaseWrapper.create_cursor): dates read in its time zone.
+        if conn.timezone != raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            register_tzloader(conn.timezone, cursor)
+        conn.validate_thread_sharing()
+        # (django-stubs type these methods' argument as Django's wrapper; they take the driver's cursor.)
+        return conn.make_debug_cursor(cursor) if conn.queries_logged else conn.make_cursor(cursor)  # type: ignore[arg-type]
+
+
+def _generic_plan_reads_the_index() -> bool:
+    """Whether the exact statement's generic plan reads the namespace through its index: when
+    the planner expects the namespace filter to select no more rows than the exact plan's own
+    bound (MNEMO_SEARCH_EXACT_MAX), as a custom plan of an exact-plan namespace does. Otherwise
+    the statement is planned for its values, as every other (:func:`generic_namespace_rows`)."""
+    expected = generic_namespace_rows()
+    return expected is not None and expected <= settings.MNEMO_SEARCH_EXACT_MAX
+
+
 @timed_search  # the staff home page's latency chart and the Prometheus histogram, one timing
 @reads_from_replica
 def search_memories(
@@ -715,7 +830,8 @@ def search_memories(
     )
     alias = router.db_for_read(Memory)  # the replica inside reads_from_replica, when healthy
     started = time.perf_counter()
-    with connections[alias].cursor() as cursor:
+    generic = search_plan(namespace_ids) == "exact" and _generic_plan_reads_the_index()
+    with _search_cursor(alias, generic=generic) as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     add_timing("search-sql", time.perf_counter() - started)

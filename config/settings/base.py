@@ -381,6 +381,10 @@ MNEMO_DB_LOCK_TIMEOUT_MS = env.int("MNEMO_DB_LOCK_TIMEOUT_MS", default=5000)
 # Query vectors a web process remembers, by the text embedded (memories.selectors.query_vector_literal;
 # 0: every search embeds its query).
 MNEMO_QUERY_VECTOR_CACHE = env.int("MNEMO_QUERY_VECTOR_CACHE", default=2048)
+# The search statement prepared once per database connection and planned generically
+# (memories.selectors._search_cursor); false: sent with its values inlined and planned on every
+# search, as every other statement (a pooler that cannot keep prepared statements).
+MNEMO_SEARCH_PREPARED = env.bool("MNEMO_SEARCH_PREPARED", default=True)
 # Candidates each side of hybrid search (vector, full text) contributes before fusion.
 MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # Search results scoring below this are left out (scores are calibrated relevance in [0, 1]).

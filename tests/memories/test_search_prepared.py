@@ -1,0 +1,115 @@
+"""The search statement prepared once per connection (MNEMO_SEARCH_PREPARED): the exact plan's
+statement is prepared and planned generically, the same hits as the statement sent with its
+values inlined, and it keeps working after a rollback; the HNSW plans are not prepared."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.test import override_settings
+from django.utils import timezone
+
+from memories import services
+from memories.permissions import ensure_user_namespace
+from memories.selectors import SearchFilters, forget_namespace_stats, generic_namespace_rows, search_memories
+
+pytestmark = pytest.mark.django_db
+
+FACTS = [
+    "Sarah Johnson is the VP of Engineering at TechCorp",
+    "User prefers afternoon meetings on Thursdays",
+    "The quarterly report is due on March 3",
+    "User is allergic to peanuts and shellfish",
+    "Booked a table at Nostrana for Friday at 8pm",
+    "The renewal contract with Acme ends in June",
+]
+QUERIES = ["who leads engineering", "when is the report due", "peanuts", "dinner reservation Friday", "Acme"]
+
+
+@pytest.fixture
+def ns(user):
+    namespace = ensure_user_namespace(user)
+    for text in FACTS:
+        services.add_memory(actor=user, namespace=namespace, content=text, run_async=False)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory (namespace_id)")  # the statistics the generic plan's choice reads
+    forget_namespace_stats()
+    return namespace
+
+
+def prepared_search_statements() -> dict[str, tuple[int, int]]:
+    """This connection's prepared search statements: name -> (generic plans, custom plans). The
+    connection outlives a test, and so do they: tests compare before and after."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%scored AS%"],
+        )
+        return {name: (generic, custom) for name, generic, custom in cursor.fetchall()}
+
+
+def runs_since(before: dict[str, tuple[int, int]]) -> list[tuple[int, int]]:
+    """(generic, custom) plans run per search statement since ``before``, those that ran."""
+    now = prepared_search_statements()
+    runs = [(g - before.get(name, (0, 0))[0], c - before.get(name, (0, 0))[1]) for name, (g, c) in now.items()]
+    return [run for run in runs if run != (0, 0)]
+
+
+def hits(ns, query, mode="hybrid", **filters):
+    found = search_memories(
+        namespace_ids=[ns.id], query=query, limit=5, mode=mode, filters=SearchFilters(**filters), min_score=0
+    )
+    return [(h.memory.id, h.score, h.similarity, h.coverage) for h in found]
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "keyword"])
+def test_the_prepared_statement_finds_what_the_inlined_one_does(ns, mode):
+    before = prepared_search_statements()
+    with override_settings(MNEMO_SEARCH_PREPARED=False):
+        inlined = [hits(ns, q, mode) for q in QUERIES]
+    assert runs_since(before) == []
+    prepared = [hits(ns, q, mode) for q in QUERIES]
+    assert prepared == inlined and any(inlined)
+    assert runs_since(before) == [(len(QUERIES), 0)]  # one statement, a generic plan every time
+
+
+def test_filters_make_another_statement_and_the_same_hits(ns):
+    since = timezone.now() - timedelta(days=1)
+    before = prepared_search_statements()
+    with override_settings(MNEMO_SEARCH_PREPARED=False):
+        inlined = hits(ns, "meetings", created_after=since)
+    assert hits(ns, "meetings", created_after=since) == inlined != []
+    assert hits(ns, "meetings") == inlined
+    assert runs_since(before) == [(1, 0), (1, 0)]
+
+
+def test_a_rolled_back_transaction_leaves_the_statement_usable(ns):
+    first = hits(ns, QUERIES[0])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assert hits(ns, QUERIES[1])
+        raise RuntimeError("rolled back")
+    assert hits(ns, QUERIES[0]) == first
+    assert hits(ns, QUERIES[1])
+
+
+def test_hnsw_plans_are_not_prepared(ns):
+    before = prepared_search_statements()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=0):
+        assert hits(ns, QUERIES[0])
+    assert runs_since(before) == []
+
+
+def test_a_table_of_few_large_namespaces_is_planned_per_search(ns):
+    """Two namespaces in a large table: a generic plan would expect most of the table for any
+    namespace and read all of it (bench/NOTES.md), so the statement is planned for its values."""
+    assert generic_namespace_rows() is not None and generic_namespace_rows() <= 5000
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the fixture's rows: ALTER waits for no trigger
+        cursor.execute("ALTER TABLE memories_memory ALTER namespace_id SET (n_distinct = 2)")
+        cursor.execute("ANALYZE memories_memory (namespace_id)")
+        cursor.execute("UPDATE pg_class SET reltuples = 200000 WHERE oid = 'memories_memory'::regclass")
+    forget_namespace_stats()
+    assert generic_namespace_rows() > 5000
+    before = prepared_search_statements()
+    assert hits(ns, QUERIES[0])
+    assert runs_since(before) == []
