@@ -17,9 +17,9 @@ How it differs from the two others (on purpose, closer to LongMemEval than to Lo
 - **Preferences** (type ``preference``): said once, asked as what to suggest.
 - **Multi-session aggregation** (``multi-hop``): trips planned in three sessions, an office's
   whole history; **temporal** (answered by a session's date); **open-domain** inference.
-- **Never stored** (``adversarial``, no evidence), of three kinds: a plausible fact never said;
-  a fact said about someone else (a colleague's instrument, a friend's pet); a thing only the
-  assistant suggested.
+- **Never stored** (``adversarial``, no evidence; ``never`` names the kind): a plausible fact
+  never said ("never said"); a fact said about someone else, a colleague's instrument or a friend's
+  pet ("someone else's"); a place only the assistant suggested ("assistant only").
 
 Vocabulary (names, places, pets, cars, companies) is disjoint from generate.py's and
 generate_chat.py's. Seeded and deterministic (sha256 printed).
@@ -56,14 +56,26 @@ PETS = [("hedgehog", "Bartholomew"), ("ferret", "Pickwick"), ("cockatiel", "Zeph
         ("gecko", "Fennel"), ("beagle", "Truffle")]  # fmt: skip
 CHILDREN = [("daughter", "Isolde"), ("son", "Caspian"), ("daughter", "Perpetua"), ("son", "Alaric"),
             ("daughter", "Elowen"), ("son", "Lysander"), ("daughter", "Seraphina"), ("son", "Peregrine")]  # fmt: skip
-ALLERGIES = [("sesame", "Would {n} enjoy a tahini dressing?"), ("buckwheat", "Would {n} enjoy galettes at a creperie?"),
-             ("hazelnuts", "Is a praline torte a safe dessert for {n}?"), ("kiwi fruit", "Can {n} eat a pavlova topped with kiwi?"),
-             ("mustard", "Is a honey mustard glaze a good idea for {n}?"), ("celery", "Would a Waldorf salad suit {n}?")]  # fmt: skip
-INSTRUMENTS = [("cello", "Would {n} enjoy a string quartet evening?"), ("accordion", "Would {n} enjoy a tango night with live squeezebox music?"),
-               ("harpsichord", "Would {n} enjoy a baroque keyboard recital?"), ("banjo", "Would {n} like a bluegrass jam night?"),
-               ("euphonium", "Would {n} enjoy playing in a brass band?"), ("theremin", "Would {n} like an electronic music workshop?")]  # fmt: skip
+# (the allergen or instrument, an open-domain question that needs it)
+ALLERGIES = [
+    ("sesame", "Would {n} enjoy a tahini dressing?"),
+    ("buckwheat", "Would {n} enjoy galettes at a creperie?"),
+    ("hazelnuts", "Is a praline torte a safe dessert for {n}?"),
+    ("kiwi fruit", "Can {n} eat a pavlova topped with kiwi?"),
+    ("mustard", "Is a honey mustard glaze a good idea for {n}?"),
+    ("celery", "Would a Waldorf salad suit {n}?"),
+]
+INSTRUMENTS = [
+    ("cello", "Would {n} enjoy a string quartet evening?"),
+    ("accordion", "Would {n} enjoy a tango night with live squeezebox music?"),
+    ("harpsichord", "Would {n} enjoy a baroque keyboard recital?"),
+    ("banjo", "Would {n} like a bluegrass jam night?"),
+    ("euphonium", "Would {n} enjoy playing in a brass band?"),
+    ("theremin", "Would {n} like an electronic music workshop?"),
+]
 DESTINATIONS = ["the Faroe Islands", "Svalbard", "the Azores", "Madeira", "Kyushu", "Sardinia", "the Atacama",
-                "the Lofoten Islands", "Bhutan", "Montserrat", "Montenegro", "Isfahan", "Yogyakarta", "Cappadocia"]  # fmt: skip
+                "the Lofoten Islands", "Bhutan", "Montserrat", "Montenegro", "Isfahan", "Yogyakarta",
+                "Cappadocia"]  # fmt: skip
 PREFERENCES = [
     # (kind, value, the request it is said in, the question, the open-domain inference)
     ("diet", "meat-free", "Suggest a dinner for Friday, nothing with meat in it, I gave it up last year",
@@ -89,7 +101,10 @@ CITY_SAY = ["Find me a physiotherapist near my office in {v}, my shoulder is act
             "Book a table for four somewhere walking distance from the office in {v} on Thursday"]  # fmt: skip
 CITY_UPDATE = ["I've moved to the {v} office now, so find me a gym close to the new place",
                "Since the relocation to {v} last month I need a new dentist near work, can you look"]  # fmt: skip
-CAR_SAY = ["Remind me to book the MOT for my {v} next month", "What tyre pressure should my {v} run at for motorway trips?"]
+CAR_SAY = [
+    "Remind me to book the MOT for my {v} next month",
+    "What tyre pressure should my {v} run at for motorway trips?",
+]
 CAR_UPDATE = ["I sold the old car and bought a {v}, please update the insurance reminder",
               "Picked up my new {v} yesterday, can you find a cheap parking permit near home?"]  # fmt: skip
 JOB_SAY = ["Draft an email to my manager at {v} asking for Friday off",
@@ -108,7 +123,8 @@ TRIP_SAY = ["Help me plan a week in {v} for late spring, mostly hiking and local
             "What's the best way to get to {v}? I'm going with two friends in the autumn",
             "Make me a packing list for {v}, I fly out in three weeks"]  # fmt: skip
 COURSE = ["a glassblowing course", "an evening Portuguese class", "a beekeeping course", "a cheesemaking workshop",
-          "a watercolour class", "a first aid certificate", "a dinghy racing course", "a calligraphy class"]  # fmt: skip
+          "a watercolour class", "a first aid certificate", "a dinghy racing course",
+          "a calligraphy class"]  # fmt: skip
 
 FILLER_USER = [
     "Summarise this article about interest rates in three bullet points",
@@ -173,7 +189,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
         planned: dict[int, list[tuple[str, str, str]]] = {s: [] for s in range(SESSIONS)}
         early, late = list(range(0, 9)), list(range(11, SESSIONS))
 
-        def plan(s: int, text: str, echo: str, key: str) -> None:
+        def plan(s: int, text: str, echo: str, key: str, planned: dict = planned) -> None:
             planned[s].append((text, echo, key))
 
         city, city2 = rng.sample(CITIES, 2)
@@ -184,7 +200,9 @@ def generate(seed: int = SEED) -> dict[str, Any]:
         allergy, allergy_open = rng.choice(ALLERGIES)
         instrument, instrument_open = rng.choice(INSTRUMENTS)
         trips = rng.sample(DESTINATIONS, 3)
-        prefs = [rng.choice([p for p in PREFERENCES if p[0] == k]) for k in rng.sample(["diet", "seat", "drink", "music"], 3)]
+        prefs = [
+            rng.choice([p for p in PREFERENCES if p[0] == k]) for k in rng.sample(["diet", "seat", "drink", "music"], 3)
+        ]
         course = rng.choice(COURSE)
         # someone else's facts (never about the user): a colleague's instrument, a friend's pet
         other = rng.choice(OTHERS)
@@ -202,7 +220,9 @@ def generate(seed: int = SEED) -> dict[str, Any]:
         plan(rng.choice(early), rng.choice(PET_SAY).format(p=pet, s=species), pet, "pet")
         plan(rng.randrange(SESSIONS), rng.choice(CHILD_SAY).format(r=rel, c=child), f"your {rel} {child}", "child")
         plan(rng.randrange(SESSIONS), rng.choice(ALLERGY_SAY).format(v=allergy), allergy, "allergy")
-        plan(rng.randrange(SESSIONS), rng.choice(INSTRUMENT_SAY).format(v=instrument), f"the {instrument}", "instrument")
+        plan(
+            rng.randrange(SESSIONS), rng.choice(INSTRUMENT_SAY).format(v=instrument), f"the {instrument}", "instrument"
+        )
         for i, s in enumerate(sorted(rng.sample(range(SESSIONS), 3))):
             plan(s, rng.choice(TRIP_SAY).format(v=trips[i]), trips[i], f"trip:{i}")
         for i, p in enumerate(prefs):
@@ -222,7 +242,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
         for s in range(SESSIONS):
             turns: list[dict[str, str]] = []
 
-            def add(speaker: str, text: str, s: int = s, turns: list = turns) -> str:
+            def add(speaker: str, text: str, s: int = s, turns: list = turns, cid: str = cid) -> str:
                 tid = f"{cid}:D{s + 1}:{len(turns) + 1}"
                 turns.append({"id": tid, "speaker": speaker, "text": text})
                 return tid
@@ -243,10 +263,10 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             sessions.append({"session": s + 1, "date": dates[s].isoformat(), "turns": turns})
         conversations.append({"id": cid, "speakers": [user, ASSISTANT], "sessions": sessions})
 
-        qs: list[tuple[str, str, list[str]]] = []
+        qs: list[tuple[str, str, list[str], str]] = []
 
-        def ask(kind: str, text: str, *keys: str) -> None:
-            qs.append((kind, text, [where[k] for k in keys]))
+        def ask(kind: str, text: str, *keys: str, qs: list = qs, where: dict = where) -> None:
+            qs.append((kind, text, [where[k] for k in keys], ""))
 
         n = user
         # knowledge updates: the current value, evidence the latest turn only
@@ -305,17 +325,18 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             f"What is the name of {n}'s landlord?",
             f"How many sisters does {n} have?",
         ):
-            qs.append(("adversarial", text, []))
+            qs.append(("adversarial", text, [], "never said"))
         # never stored: a fact said about someone else, asked about the user
-        qs.append(("adversarial", f"Does {n} play the {o_instrument}?", []))
-        qs.append(("adversarial", f"What is the name of {n}'s {o_species}?", []))
-        qs.append(("adversarial", f"When did {n} adopt {o_pet}?", []))
-        qs.append(("adversarial", f"Has {n} ever given a gig with the {o_instrument}?", []))
+        qs.append(("adversarial", f"Does {n} play the {o_instrument}?", [], "someone else's"))
+        qs.append(("adversarial", f"What is the name of {n}'s {o_species}?", [], "someone else's"))
+        qs.append(("adversarial", f"When did {n} adopt {o_pet}?", [], "someone else's"))
+        qs.append(("adversarial", f"Has {n} ever given a gig with the {o_instrument}?", [], "someone else's"))
         # never stored: only the assistant suggested it
-        qs.append(("adversarial", f"When did {n} visit {suggested}?", []))
-        qs.append(("adversarial", f"What did {n} do in {suggested}?", []))
-        for i, (kind, text, ev) in enumerate(qs, 1):
-            questions.append({"id": f"{cid}:q{i}", "conversation": cid, "type": kind, "question": text, "evidence": ev})
+        qs.append(("adversarial", f"When did {n} visit {suggested}?", [], "assistant only"))
+        qs.append(("adversarial", f"What did {n} do in {suggested}?", [], "assistant only"))
+        for i, (kind, text, ev, never) in enumerate(qs, 1):
+            q = {"id": f"{cid}:q{i}", "conversation": cid, "type": kind, "question": text, "evidence": ev}
+            questions.append(q | ({"never": never} if never else {}))
     turns = sum(len(s["turns"]) for c in conversations for s in c["sessions"])
     about = (
         f"A user and an AI assistant, generated by bench/retrieval/generate_assistant.py (seed {seed}): "

@@ -8,7 +8,8 @@ every turn stored through the real ``remember`` service, every question searched
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
 candidates ``features.py`` dumps (a check that the numpy replica and the SQL agree).
 
-    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --json bench/results/<stamp>-retrieval-holdout.json
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --features /tmp/f-assistant.json
+        --json bench/results/<stamp>-retrieval-holdout.json   (one command line)
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from bench.retrieval import harness
 #: The assistant set's question types: the harness's five, then the two this design adds.
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "knowledge-update", "preference")
 MODES = ("hybrid", "vector", "keyword")
+#: Floors whose cost and catch on the hold-out are tabled (a request's min_score).
+OTHER_FLOORS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
 
 
 def _table(rows: dict[str, list[tuple[float, float, float]]]) -> dict[str, Any]:
@@ -73,18 +76,24 @@ def evaluate(name: str = "assistant") -> dict[str, Any]:
         at0: dict[str, list] = {}
         atf: dict[str, list] = {}
         silent = never = 0
+        by_kind: dict[str, list[bool]] = {}
         empty = 0
         ms = []
         for q, vector in zip(questions, vectors, strict=True):
             started = time.perf_counter()
             hits = selectors.search_memories(
-                namespace_ids=[namespaces[q["conversation"]]], query=q["question"], limit=10, mode=mode, query_vector=vector
+                namespace_ids=[namespaces[q["conversation"]]],
+                query=q["question"],
+                limit=10,
+                mode=mode,
+                query_vector=vector,
             )
             ms.append((time.perf_counter() - started) * 1000)
             kept = [h for h in hits if h.score >= floor]
             if not q["evidence"]:
                 never += 1
                 silent += not kept
+                by_kind.setdefault(q.get("never", "never said"), []).append(not kept)
                 continue
             ev = set(q["evidence"])
             empty += not kept
@@ -95,6 +104,7 @@ def evaluate(name: str = "assistant") -> dict[str, Any]:
             "table": _table(at0),
             "table_at_floor": _table(atf),
             "silence_rate": silent / max(never, 1),
+            "silence_by_kind": {k: statistics.fmean(v) for k, v in sorted(by_kind.items())},
             "false_empty_rate": empty / max(result["answerable"], 1),
             "sql_ms_p50": round(ms[len(ms) // 2], 2),
         }
@@ -139,7 +149,8 @@ def render(result: dict[str, Any]) -> list[str]:
     v0, vf = verdicts(result), verdicts(result, "table_at_floor")
     for arm in ("vector", "keyword"):
         lines.append(
-            f"| cells where the {arm} arm beats hybrid | {', '.join(v0[arm]) or 'none'} | {', '.join(vf[arm]) or 'none'} |"
+            f"| cells where the {arm} arm beats hybrid | {', '.join(v0[arm]) or 'none'} "
+            f"| {', '.join(vf[arm]) or 'none'} |"
         )
     h = result["hybrid"]
     cost = h["table"]["all"]["r10"] - h["table_at_floor"]["all"]["r10"]
@@ -147,8 +158,25 @@ def render(result: dict[str, Any]) -> list[str]:
         "",
         f"The default floor ({result['floor']}) on hybrid: R@10 cost {cost:.3f} on the answerable questions, "
         f"false-empty rate {h['false_empty_rate']:.3f}; silent (no result) on {h['silence_rate']:.3f} of the "
-        "never-stored questions.",
+        "never-stored questions (" + ", ".join(f"{k}: {v:.2f}" for k, v in h.get("silence_by_kind", {}).items()) + ").",
     ]
+    if "floors" in result:
+        lines += [
+            "",
+            "Hybrid at other floors (a request's `min_score`), from the same candidates (`crossval.holdout`, whose "
+            "rows above match the SQL's): R@10 lost / share of never-stored questions still answered.",
+            "",
+            "| " + " | ".join(str(f["floor"]) for f in result["floors"]) + " |",
+            "|" + "---|" * len(result["floors"]),
+            "| " + " | ".join(f"{f['r10_lost']:.3f} / {f['false_hit_rate']:.3f}" for f in result["floors"]) + " |",
+            "",
+            "Never-stored questions still answered, by kind: "
+            + "; ".join(
+                f"{kind}: " + ", ".join(f"{f['floor']} → {f['false_hit_by_kind'][kind]:.2f}" for f in result["floors"])
+                for kind in result["floors"][0]["false_hit_by_kind"]
+            )
+            + ".",
+        ]
     return lines
 
 
@@ -167,6 +195,16 @@ def main(argv: list[str] | None = None) -> None:
         Path(args.features).write_text(json.dumps(dumped))
         qs = [crossval.Question(q, "assistant", dumped["common_share"]) for q in dumped["questions"]]
         result["numpy_replica"] = crossval.jsonable(crossval.holdout(qs))
+        # other floors a caller may pass as min_score: what each costs and silences here (read, not fitted)
+        ranked, probs = crossval.scored(qs, crossval.RULES[crossval.SHIPPED_NOW], crossval.SHIPPED_CALIBRATION)
+        result["floors"] = [crossval.jsonable(crossval.floor_effect(qs, ranked, probs, f)) for f in OTHER_FLOORS]
+        kinds = [q.get("never") for q in harness.dataset("assistant")["questions"]]
+        for entry, f in zip(result["floors"], OTHER_FLOORS, strict=True):
+            answered: dict[str, list[bool]] = {}
+            for q, kind, idx, p in zip(qs, kinds, ranked, probs, strict=True):
+                if not q.evidence:
+                    answered.setdefault(kind or "never said", []).append(bool((p[idx[:10]] >= f).any()))
+            entry["false_hit_by_kind"] = {k: statistics.fmean(v) for k, v in sorted(answered.items())}
     print("\n".join(render(result)))
     if args.json:
         import subprocess

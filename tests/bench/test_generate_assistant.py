@@ -3,7 +3,6 @@ is what the seed gives, every evidence id is a user turn of its own conversation
 vocabulary stays apart from the two data sets search was tuned on."""
 
 import hashlib
-import json
 import re
 
 from bench.retrieval import generate_assistant as gen
@@ -14,7 +13,10 @@ RETRIEVAL = ROOT / "bench" / "retrieval"
 
 def test_the_same_seed_gives_the_committed_file():
     text = gen.render(gen.generate())
-    assert hashlib.sha256(text.encode()).hexdigest() == hashlib.sha256((RETRIEVAL / "assistant.json").read_bytes()).hexdigest()
+    assert (
+        hashlib.sha256(text.encode()).hexdigest()
+        == hashlib.sha256((RETRIEVAL / "assistant.json").read_bytes()).hexdigest()
+    )
     assert gen.render(gen.generate(gen.SEED + 1)) != text
 
 
@@ -24,9 +26,18 @@ def test_every_evidence_id_is_a_user_turn_of_its_conversation():
         t["id"]: (c["id"], t["speaker"]) for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
     }
     types = {q["type"] for q in data["questions"]}
-    assert types == {"single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "knowledge-update", "preference"}
+    assert types == {
+        "single-hop",
+        "multi-hop",
+        "temporal",
+        "open-domain",
+        "adversarial",
+        "knowledge-update",
+        "preference",
+    }
     for q in data["questions"]:
         assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in ("never said", "someone else's", "assistant only")) == (q["type"] == "adversarial")
         for e in q["evidence"]:
             assert speaker[e][0] == q["conversation"] and speaker[e][1] != gen.ASSISTANT, q
 
@@ -37,7 +48,9 @@ def test_knowledge_updates_point_at_the_later_turn():
     for q in data["questions"]:
         if q["type"] == "knowledge-update":
             (latest,) = q["evidence"]
-            before = [p for p in data["questions"] if p["conversation"] == q["conversation"] and p["type"] == "multi-hop"]
+            before = [
+                p for p in data["questions"] if p["conversation"] == q["conversation"] and p["type"] == "multi-hop"
+            ]
             history = next(p["evidence"] for p in before if latest in p["evidence"] and len(p["evidence"]) == 2)
             assert session[latest] > session[history[0]]
 
