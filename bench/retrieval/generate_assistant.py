@@ -8,8 +8,8 @@ How it differs from the two others (on purpose, closer to LongMemEval than to Lo
 
 - **A user and an assistant**, many sessions: the user asks for things (bookings, drafts,
   reminders, recipes) and states facts in passing inside the request ("find a physio near my
-  office in Stavanger"); the assistant answers at length and echoes the user's rare words ("Here
-  are three physiotherapists near your Stavanger office ..."), a keyword trap: the evidence is
+  office in Lausanne"); the assistant answers at length and echoes the user's rare words ("Here
+  are three physiotherapists near your Lausanne office ..."), a keyword trap: the evidence is
   always the user's turn.
 - **Knowledge updates**: a fact changes later (a new office, a new car, a new employer); the
   question asks for the current value and the evidence is the latest turn only (type
