@@ -61,3 +61,16 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
     values += [name for _, name in (*gen.PETS, *gen.CHILDREN)]  # (species or relation, name)
     clashes = [v for v in values if re.search(r"\b" + re.escape(v.lower().removeprefix("the ")) + r"\b", others)]
     assert not clashes
+
+
+def test_the_holdout_replica_uses_what_ships():
+    """crossval.holdout must read the hold-out with the shipped calibration and floor (no refit)."""
+    from django.conf import settings
+
+    from bench.retrieval import crossval
+    from memories import selectors
+
+    cal = selectors.CALIBRATION["hybrid"]
+    assert (cal.alpha, cal.gamma, cal.beta) == crossval.SHIPPED_CALIBRATION
+    assert settings.MNEMO_SEARCH_MIN_SCORE == crossval.SHIPPED_FLOOR
+    assert settings.MNEMO_SEARCH_COMMON_SHARE == crossval.SHARE_NOW
