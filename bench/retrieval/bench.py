@@ -72,7 +72,7 @@ reported ones (false hits: questions about things never stored that still get a 
 
 
 def render_sections(results: dict[str, Any]) -> list[str]:
-    from bench.retrieval import crossval, harness, speed
+    from bench.retrieval import crossval, harness, holdout, speed
 
     lines: list[str] = []
     if "retrieval" in results:
@@ -81,6 +81,8 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += harness.render(results["retrieval_chat"]) + [""]
     if "retrieval_crossval" in results:
         lines += [CROSSVAL_INTRO, ""] + crossval.render(results["retrieval_crossval"]) + [""]
+    if "retrieval_holdout" in results:  # the third data set, read once (issue 26)
+        lines += holdout.render(results["retrieval_holdout"]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

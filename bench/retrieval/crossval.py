@@ -463,6 +463,28 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
     return out
 
 
+#: What ships (memories.selectors: _RANKING["hybrid"], CALIBRATION["hybrid"], MNEMO_SEARCH_MIN_SCORE).
+SHIPPED_NOW = "cos + 0.05 cov + 3 margin + 0.5 cos·√cov"
+SHIPPED_CALIBRATION = (4.224, -0.987, -3.480)
+SHIPPED_FLOOR = 0.01
+
+
+def holdout(test: list[Question]) -> dict[str, Any]:
+    """The shipped rule, calibration and floor on a data set none of them saw, as they ship: no
+    fitting of any kind (the true hold-out of issue 26: bench/retrieval/generate_assistant.py)."""
+    test = [q for q in test if q.share == SHARE_NOW]
+    ranked, probs = scored(test, RULES[SHIPPED_NOW], SHIPPED_CALIBRATION)
+    kept = [int((p[idx[:10]] >= SHIPPED_FLOOR).sum()) for p, idx in zip(probs, ranked, strict=True)]
+    return {
+        "fitted": {"rule": SHIPPED_NOW, "share": SHARE_NOW, "calibration": SHIPPED_CALIBRATION, "floor": SHIPPED_FLOOR},
+        "arms": arms(test),
+        "table": table(test, ranked),
+        "table_at_floor": table(test, ranked, kept),
+        "floor": floor_effect(test, ranked, probs, SHIPPED_FLOOR),
+        "reliability": reliability(test, ranked, probs),
+    }
+
+
 def fmt(t: dict[str, Any]) -> str:
     return " | ".join(f"{t[c]['r5']:.3f} / {t[c]['r10']:.3f}" if c in t else "—" for c in (*TYPES, "all"))
 
@@ -572,7 +594,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("features", nargs="+", help="files written by features.py")
     parser.add_argument("--floor-cost", type=float, default=FLOOR_COST)
     parser.add_argument("--json", help="write the result here (bench/results/...-crossval.json)")
+    parser.add_argument("--holdout", action="store_true", help="report the shipped rule on these files, no fitting")
     args = parser.parse_args(argv)
+    if args.holdout:
+        result = jsonable(holdout([q for path in args.features for q in load(path)]))
+        print(json.dumps({k: result[k] for k in ("table", "table_at_floor", "floor")}, indent=1))
+        if args.json:
+            Path(args.json).write_text(json.dumps({"kind": "retrieval-holdout", "result": result}, indent=1) + "\n")
+        return
     every = [q for path in args.features for q in load(path)]
     result = jsonable(crossvalidate(every, args.floor_cost))
     print("\n".join(render(result)))

@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 DATA = HERE / "conversations.json"
 #: The data sets, built apart (README.md): each tuned choice is fitted on one, reported on the other.
-DATASETS = {"mnemo": DATA, "chat": HERE / "chat.json"}
+DATASETS = {"mnemo": DATA, "chat": HERE / "chat.json", "assistant": HERE / "assistant.json"}
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")
 NAMESPACE_PREFIX = "agent:retrieval-"

@@ -1,0 +1,218 @@
+"""The true hold-out (issue 26): search as it ships, on a data set none of its choices saw.
+
+The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH_COMMON_SHARE
+(0.02) were chosen on conversations.json and chat.json (crossval.py); assistant.json
+(generate_assistant.py) was built afterwards with a different design. Here it is read once:
+every turn stored through the real ``remember`` service, every question searched through the real
+``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
+default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
+candidates ``features.py`` dumps (a check that the numpy replica and the SQL agree).
+
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --features /tmp/f-assistant.json
+        --json bench/results/<stamp>-retrieval-holdout.json   (one command line)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.retrieval import harness
+
+#: The assistant set's question types: the harness's five, then the two this design adds.
+TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "knowledge-update", "preference")
+MODES = ("hybrid", "vector", "keyword")
+#: Floors whose cost and catch on the hold-out are tabled (a request's min_score).
+OTHER_FLOORS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+
+
+def _table(rows: dict[str, list[tuple[float, float, float]]]) -> dict[str, Any]:
+    def means(v: list[tuple[float, float, float]]) -> dict[str, Any]:
+        return {m: statistics.fmean(x[i] for x in v) for i, m in enumerate(("r5", "r10", "mrr"))} | {"n": len(v)}
+
+    out = {t: means(rows[t]) for t in TYPES if t in rows}
+    out["all"] = means([x for v in rows.values() for x in v])
+    return out
+
+
+def _scores(ranked: list[str], evidence: set[str]) -> tuple[float, float, float]:
+    first = next((i for i, d in enumerate(ranked, 1) if d in evidence), None)
+    n = len(evidence)
+    return len(evidence & set(ranked[:5])) / n, len(evidence & set(ranked[:10])) / n, 1 / first if first else 0.0
+
+
+def evaluate(name: str = "assistant") -> dict[str, Any]:
+    """Every mode's per-type table at min_score 0 and at the default floor, and the share of
+    never-stored questions the floor leaves silent (no result at all)."""
+    from django.conf import settings
+
+    from memories import selectors
+    from memories.embedding import embed_texts
+
+    floor = settings.MNEMO_SEARCH_MIN_SCORE
+    data = harness.dataset(name)
+    namespaces = harness.load(data, progress=True)
+    dia = harness._dia_ids(list(namespaces.values()))
+    questions = data["questions"]
+    texts = [
+        selectors.embedding_text(namespace_ids=[namespaces[q["conversation"]]], query=q["question"]) for q in questions
+    ]
+    vectors = embed_texts(texts)
+    result: dict[str, Any] = {
+        "dataset": name,
+        "conversations": len(data["conversations"]),
+        "turns": sum(len(s["turns"]) for c in data["conversations"] for s in c["sessions"]),
+        "questions": len(questions),
+        "answerable": sum(1 for q in questions if q["evidence"]),
+        "floor": floor,
+        "common_share": settings.MNEMO_SEARCH_COMMON_SHARE,
+    }
+    for mode in MODES:
+        at0: dict[str, list] = {}
+        atf: dict[str, list] = {}
+        silent = never = 0
+        by_kind: dict[str, list[bool]] = {}
+        empty = 0
+        ms = []
+        for q, vector in zip(questions, vectors, strict=True):
+            started = time.perf_counter()
+            hits = selectors.search_memories(
+                namespace_ids=[namespaces[q["conversation"]]],
+                query=q["question"],
+                limit=10,
+                mode=mode,
+                query_vector=vector,
+            )
+            ms.append((time.perf_counter() - started) * 1000)
+            kept = [h for h in hits if h.score >= floor]
+            if not q["evidence"]:
+                never += 1
+                silent += not kept
+                by_kind.setdefault(q.get("never", "never said"), []).append(not kept)
+                continue
+            ev = set(q["evidence"])
+            empty += not kept
+            at0.setdefault(q["type"], []).append(_scores([dia.get(h.memory.id, "") for h in hits], ev))
+            atf.setdefault(q["type"], []).append(_scores([dia.get(h.memory.id, "") for h in kept], ev))
+        ms.sort()
+        result[mode] = {
+            "table": _table(at0),
+            "table_at_floor": _table(atf),
+            "silence_rate": silent / max(never, 1),
+            "silence_by_kind": {k: statistics.fmean(v) for k, v in sorted(by_kind.items())},
+            "false_empty_rate": empty / max(result["answerable"], 1),
+            "sql_ms_p50": round(ms[len(ms) // 2], 2),
+        }
+    return result
+
+
+def verdicts(result: dict[str, Any], key: str = "table") -> dict[str, list[str]]:
+    """Per arm, the cells (type and metric) where it beats hybrid: empty lists mean hybrid ≥ arm."""
+    h = result["hybrid"][key]
+    return {
+        arm: [
+            f"{t} {m} ({result[arm][key][t][m] - h[t][m]:+.3f})"
+            for t in h
+            for m in ("r5", "r10", "mrr")
+            if result[arm][key][t][m] > h[t][m] + 1e-9
+        ]
+        for arm in ("vector", "keyword")
+    }
+
+
+def render(result: dict[str, Any]) -> list[str]:
+    """docs/benchmarks.md's hold-out section (bench/retrieval/bench.py's render_sections)."""
+    types = [t for t in (*TYPES, "all") if t in result["hybrid"]["table"]]
+    lines = [
+        "### Retrieval on the true hold-out (third data set, nothing fitted)",
+        "",
+        f"`bench/retrieval/assistant.json` (`generate_assistant.py`, built after every search choice was made): "
+        f"{result['conversations']} users talking to an assistant, {result['turns']} turns, {result['questions']} "
+        f"questions ({result['answerable']} with evidence). Search exactly as it ships (fusion rule, calibration, "
+        f"common-word share {result['common_share']}, default floor {result['floor']}), read once. "
+        "Cells: R@5 / R@10 / MRR.",
+        "",
+        "| mode | floor | " + " | ".join(types) + " |",
+        "|---|---|" + "---|" * len(types),
+    ]
+    for key, label in (("table", "0"), ("table_at_floor", str(result["floor"]))):
+        for mode in MODES:
+            t = result[mode][key]
+            cells = [f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f} (n={t[x]['n']})" for x in types]
+            lines.append(f"| `{mode}` | {label} | " + " | ".join(cells) + " |")
+    lines += ["", "| | at min_score 0 | at the default floor |", "|---|---|---|"]
+    v0, vf = verdicts(result), verdicts(result, "table_at_floor")
+    for arm in ("vector", "keyword"):
+        lines.append(
+            f"| cells where the {arm} arm beats hybrid | {', '.join(v0[arm]) or 'none'} "
+            f"| {', '.join(vf[arm]) or 'none'} |"
+        )
+    h = result["hybrid"]
+    cost = h["table"]["all"]["r10"] - h["table_at_floor"]["all"]["r10"]
+    lines += [
+        "",
+        f"The default floor ({result['floor']}) on hybrid: R@10 cost {cost:.3f} on the answerable questions, "
+        f"false-empty rate {h['false_empty_rate']:.3f}; silent (no result) on {h['silence_rate']:.3f} of the "
+        "never-stored questions (" + ", ".join(f"{k}: {v:.2f}" for k, v in h.get("silence_by_kind", {}).items()) + ").",
+    ]
+    if "floors" in result:
+        lines += [
+            "",
+            "Hybrid at other floors (a request's `min_score`), from the same candidates (`crossval.holdout`, whose "
+            "rows above match the SQL's): R@10 lost / share of never-stored questions still answered.",
+            "",
+            "| " + " | ".join(str(f["floor"]) for f in result["floors"]) + " |",
+            "|" + "---|" * len(result["floors"]),
+            "| " + " | ".join(f"{f['r10_lost']:.3f} / {f['false_hit_rate']:.3f}" for f in result["floors"]) + " |",
+            "",
+            "Never-stored questions still answered, by kind: "
+            + "; ".join(
+                f"{kind}: " + ", ".join(f"{f['floor']} → {f['false_hit_by_kind'][kind]:.2f}" for f in result["floors"])
+                for kind in result["floors"][0]["false_hit_by_kind"]
+            )
+            + ".",
+        ]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-holdout.json here")
+    parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
+    args = parser.parse_args(argv)
+    harness.setup_django(Path(args.data_dir))
+    result = evaluate()
+    if args.features:
+        from bench.retrieval import crossval, features
+
+        dumped = features.dump("assistant")
+        Path(args.features).write_text(json.dumps(dumped))
+        qs = [crossval.Question(q, "assistant", dumped["common_share"]) for q in dumped["questions"]]
+        result["numpy_replica"] = crossval.jsonable(crossval.holdout(qs))
+        # other floors a caller may pass as min_score: what each costs and silences here (read, not fitted)
+        ranked, probs = crossval.scored(qs, crossval.RULES[crossval.SHIPPED_NOW], crossval.SHIPPED_CALIBRATION)
+        result["floors"] = [crossval.jsonable(crossval.floor_effect(qs, ranked, probs, f)) for f in OTHER_FLOORS]
+        kinds = [q.get("never") for q in harness.dataset("assistant")["questions"]]
+        for entry, f in zip(result["floors"], OTHER_FLOORS, strict=True):
+            answered: dict[str, list[bool]] = {}
+            for q, kind, idx, p in zip(qs, kinds, ranked, probs, strict=True):
+                if not q.evidence:
+                    answered.setdefault(kind or "never said", []).append(bool((p[idx[:10]] >= f).any()))
+            entry["false_hit_by_kind"] = {k: statistics.fmean(v) for k, v in sorted(answered.items())}
+    print("\n".join(render(result)))
+    if args.json:
+        import subprocess
+
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        machine = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit}
+        Path(args.json).write_text(json.dumps({"machine": machine, "retrieval_holdout": result}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

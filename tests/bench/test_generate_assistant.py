@@ -1,0 +1,76 @@
+"""The third retrieval data set (bench/retrieval/generate_assistant.py, issue 26): the committed file
+is what the seed gives, every evidence id is a user turn of its own conversation, and its
+vocabulary stays apart from the two data sets search was tuned on."""
+
+import hashlib
+import re
+
+from bench.retrieval import generate_assistant as gen
+from tests.conftest import ROOT
+
+RETRIEVAL = ROOT / "bench" / "retrieval"
+
+
+def test_the_same_seed_gives_the_committed_file():
+    text = gen.render(gen.generate())
+    assert (
+        hashlib.sha256(text.encode()).hexdigest()
+        == hashlib.sha256((RETRIEVAL / "assistant.json").read_bytes()).hexdigest()
+    )
+    assert gen.render(gen.generate(gen.SEED + 1)) != text
+
+
+def test_every_evidence_id_is_a_user_turn_of_its_conversation():
+    data = gen.generate()
+    speaker = {
+        t["id"]: (c["id"], t["speaker"]) for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+    }
+    types = {q["type"] for q in data["questions"]}
+    assert types == {
+        "single-hop",
+        "multi-hop",
+        "temporal",
+        "open-domain",
+        "adversarial",
+        "knowledge-update",
+        "preference",
+    }
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in ("never said", "someone else's", "assistant only")) == (q["type"] == "adversarial")
+        for e in q["evidence"]:
+            assert speaker[e][0] == q["conversation"] and speaker[e][1] != gen.ASSISTANT, q
+
+
+def test_knowledge_updates_point_at_the_later_turn():
+    data = gen.generate()
+    session = {t["id"]: s["session"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    for q in data["questions"]:
+        if q["type"] == "knowledge-update":
+            (latest,) = q["evidence"]
+            before = [
+                p for p in data["questions"] if p["conversation"] == q["conversation"] and p["type"] == "multi-hop"
+            ]
+            history = next(p["evidence"] for p in before if latest in p["evidence"] and len(p["evidence"]) == 2)
+            assert session[latest] > session[history[0]]
+
+
+def test_its_names_and_places_are_not_in_the_other_data_sets():
+    others = " ".join((RETRIEVAL / f).read_text().lower() for f in ("conversations.json", "chat.json"))
+    values = [*gen.NAMES, *gen.OTHERS, *gen.CITIES, *gen.EMPLOYERS, *gen.DESTINATIONS]
+    values += [name for _, name in (*gen.PETS, *gen.CHILDREN)]  # (species or relation, name)
+    clashes = [v for v in values if re.search(r"\b" + re.escape(v.lower().removeprefix("the ")) + r"\b", others)]
+    assert not clashes
+
+
+def test_the_holdout_replica_uses_what_ships():
+    """crossval.holdout must read the hold-out with the shipped calibration and floor (no refit)."""
+    from django.conf import settings
+
+    from bench.retrieval import crossval
+    from memories import selectors
+
+    cal = selectors.CALIBRATION["hybrid"]
+    assert (cal.alpha, cal.gamma, cal.beta) == crossval.SHIPPED_CALIBRATION
+    assert settings.MNEMO_SEARCH_MIN_SCORE == crossval.SHIPPED_FLOOR
+    assert settings.MNEMO_SEARCH_COMMON_SHARE == crossval.SHARE_NOW
