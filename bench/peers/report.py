@@ -26,6 +26,17 @@ def _embedder(r: dict[str, Any]) -> str:
     return str(r["machine"].get("mnemo_embedder", DEFAULT_EMBEDDER))
 
 
+def _cache(m: dict[str, Any]) -> str:
+    """Whether Mnemo's query-vector cache was on (runs before it was recorded had it on: 2,048)."""
+    size = m.get("mnemo_query_vector_cache", 2048)
+    if size:
+        return (
+            f"its query-vector cache on ({size} texts): the throughput rounds repeat their questions, so "
+            "there Mnemo mostly skips the embedding that Mem0 pays every time"
+        )
+    return "its query-vector cache off, so every Mnemo search embeds its query as every Mem0 search does"
+
+
 def render_section(r: dict[str, Any], source: str = "", title: str = TITLE, notes: bool = True) -> list[str]:
     m = r["machine"]
     ing, c1, th = r["ingest"], r["search_c1"], r["throughput"]
@@ -53,7 +64,7 @@ def render_section(r: dict[str, Any], source: str = "", title: str = TITLE, note
         f"({r.get('outside_connections_refused', 0)} connections outside the machine tried). Mem0 runs without "
         "spaCy (its `nlp` extra downloads a model at run time): its keyword side then reads the raw text "
         "and it extracts no entities, which makes its search cheaper, not dearer. "
-        f"Mnemo's embedder: `{_embedder(r)}`. "
+        f"Mnemo's embedder: `{_embedder(r)}`; {_cache(m)}. "
         f"Data: {len(r['conversations'])} conversations of bench/retrieval ({ing['mnemo']['n']} turns, "
         f"{c1['mnemo']['n']} questions), one Mnemo namespace and one Mem0 user per conversation.",
         "",
