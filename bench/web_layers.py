@@ -3,7 +3,8 @@ serving bench/web_layers_app.py (config.asgi's application with two floors in fr
 at a time, CPU of the web process per request (psutil), rounds alternating the layers:
 
 - ``asgi floor``: uvicorn (uvloop, httptools) answering by itself;
-- ``wsgi floor``: a bare WSGI app behind a2wsgi (the thread hop Django's requests take);
+- ``wsgi floor``: a bare WSGI app behind a2wsgi as it comes, and behind config.wsgi_bridge (the
+  bridge Django's requests take);
 - ``django /healthz``: Django's handler, every middleware, URL resolution, a JsonResponse;
 - ``search keyword`` / ``search hybrid (cached vector)``: the whole search request.
 
@@ -58,6 +59,7 @@ def main() -> None:
     layers = {
         "asgi floor": [("GET", "/_floor/asgi", None)] * args.requests,
         "wsgi floor (a2wsgi)": [("GET", "/_floor/wsgi", None)] * args.requests,
+        "wsgi floor (config.wsgi_bridge)": [("GET", "/_floor/bridge", None)] * args.requests,
         "django /healthz": [("GET", "/healthz", None)] * args.requests,
         "search keyword": [("POST", "/api/v1/memories/search", {**b, "mode": "keyword"}) for b in search],
         "search hybrid (cached vector)": [("POST", "/api/v1/memories/search", b) for b in search],
