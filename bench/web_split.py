@@ -117,7 +117,7 @@ def main() -> None:
             "wsgi.run_once": False,
             "wsgi.version": (1, 0),
         }
-        response = app(environ, start_response)
+        response = app(environ, start_response)  # type: ignore[arg-type]  # a plain callable
         b"".join(response)
         response.close()
 

@@ -21,7 +21,6 @@ The one difference: the response's bytes leave after the WSGI iterable is closed
 from __future__ import annotations
 
 import contextvars
-import functools
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -72,8 +71,8 @@ class _Responder(WSGIResponder):
         sender = None
         try:
             sender = self.loop.create_task(self.sender(send))
-            run = functools.partial(contextvars.copy_context().run, self._collect)
-            collected = await self.loop.run_in_executor(self.executor, run, environ)
+            context = contextvars.copy_context()
+            collected = await self.loop.run_in_executor(self.executor, context.run, self._collect, environ)
             for message in collected:
                 await self.send_queue.put(message)
             await self.send_queue.put(None)
@@ -84,7 +83,7 @@ class _Responder(WSGIResponder):
             if sender and not sender.done():
                 sender.cancel()
 
-    def _collect(self, environ: dict[str, Any]) -> list[dict[str, Any]]:
+    def _collect(self, environ: Any) -> list[dict[str, Any]]:
         """Runs in the request's thread: the whole response as messages when the app returned
         a response it holds in full; otherwise sends it as a2wsgi does and returns nothing."""
         held: list[dict[str, Any]] = []
