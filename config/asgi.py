@@ -9,16 +9,18 @@ manager on its first request.
 
 import os
 
-from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
+
+from config.wsgi_bridge import BridgeMiddleware
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Django is served through its WSGI handler, each request in one of this process's threads
 # (MNEMO_WEB_THREADS). Django's own ASGI handler runs the same sync views and middleware with
 # three or four hops between the event loop and its thread per request (the middleware chain,
 # the view, the request signals): measured on search at 100k memories, 3 to 5 ms more per request
-# at concurrency 1 and a third less throughput at concurrency 8 (docs/benchmarks.md).
-django_application = WSGIMiddleware(
+# at concurrency 1 and a third less throughput at concurrency 8 (docs/benchmarks.md). The bridge is
+# a2wsgi with one hop per request instead of five (config/wsgi_bridge.py).
+django_application = BridgeMiddleware(
     get_wsgi_application(),  # sets Django up before the MCP app is imported
     workers=int(os.environ.get("MNEMO_WEB_THREADS") or 4),
 )

@@ -19,7 +19,10 @@ from django.conf import settings
 from django.db import connection, connections, router
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.functions import Coalesce
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 from psycopg.pq import Format
 
@@ -59,8 +62,38 @@ def _memories_from_rows(alias: str, rows: list[tuple[Any, ...]]) -> list[Memory]
         for index, funcs, col in converters:
             for func in funcs:
                 values[index] = func(values[index], col, conn)
-        memories.append(Memory.from_db(alias, _RESULT_ATTNAMES, values))
+        memories.append(_memory_from_values(alias, values))
     return memories
+
+
+#: The result columns' attribute names in order, and whether a Memory can be made from them by
+#: filling its ``__dict__`` (below): true while none of them has a descriptor that acts on
+#: assignment other than a foreign key's id, whose ``__set__`` only drops a cached related object
+#: a new instance does not have.
+_RESULT_ATTNAME_ORDER = tuple(f.attname for f in _RESULT_FIELDS)
+_PLAIN_ATTRIBUTES = all(
+    not hasattr(type(Memory.__dict__.get(name)), "__set__")
+    or isinstance(Memory.__dict__.get(name), ForeignKeyDeferredAttribute)
+    for name in _RESULT_ATTNAME_ORDER
+)
+
+
+def _memory_from_values(alias: str, values: list[Any]) -> Memory:
+    """``Memory.from_db(alias, _RESULT_ATTNAMES, values)``: the same instance (the same
+    ``__dict__``, the two left-out columns deferred, ``_state`` not adding and on ``alias``)
+    without ``Model.__init__``'s per-field ``setattr`` and DEFERRED checks, which were most of
+    the rows' cost in a search (bench/NOTES.md, 2026-11-26 "web process"). Django's own path
+    whenever ``pre_init``/``post_init`` have receivers for Memory or a field's descriptor acts on
+    assignment (both checked, not assumed)."""
+    if not _PLAIN_ATTRIBUTES or pre_init.has_listeners(Memory) or post_init.has_listeners(Memory):
+        return Memory.from_db(alias, _RESULT_ATTNAMES, values)
+    memory = Memory.__new__(Memory)
+    state = ModelState()
+    state.adding = False
+    state.db = alias
+    memory._state = state
+    memory.__dict__.update(zip(_RESULT_ATTNAME_ORDER, values, strict=True))
+    return memory
 
 
 @dataclass(frozen=True)

@@ -290,3 +290,35 @@ def test_a_hit_is_the_stored_memory_field_for_field(user, ns):
         assert got == want and type(got) is type(want), field.name
     assert loaded.metadata["nested"] == {"a": [1, 2]} and loaded.expires_at.tzinfo is not None
     assert loaded._state.adding is False and loaded._state.db == "default"
+
+
+def test_a_hit_is_what_memory_from_db_makes_and_init_signals_are_honoured(user, ns):
+    """The hit's memory is made by filling its ``__dict__`` (selectors._memory_from_values): the
+    same attributes, in the same order, as ``Memory.from_db`` gives for the same row, and a
+    deferred column still loads on access. With a ``post_init`` receiver for Memory (which
+    ``Model.__init__`` would call), search takes Django's own path and the receiver sees each hit."""
+    from django.db.models.signals import post_init
+
+    stored = services.add_memory(
+        actor=user, namespace=ns, content="Keeps a sourdough starter named Clint", run_async=False
+    )
+    [hit] = search_memories(namespace_ids=[ns.id], query="sourdough starter", limit=1)
+    row = {f.attname: getattr(hit.memory, f.attname) for f in selectors._RESULT_FIELDS}
+    reference = Memory.from_db("default", selectors._RESULT_ATTNAMES, [row[n] for n in row])
+    assert [k for k in hit.memory.__dict__ if k != "_state"] == [k for k in reference.__dict__ if k != "_state"]
+    assert {k: v for k, v in hit.memory.__dict__.items() if k != "_state"} == {
+        k: v for k, v in reference.__dict__.items() if k != "_state"
+    }
+    assert hit.memory.embedding is not None  # the deferred vector loads on access, as from_db's would
+
+    seen: list[int] = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance.pk)
+
+    post_init.connect(receiver, sender=Memory)
+    try:
+        [again] = search_memories(namespace_ids=[ns.id], query="sourdough starter", limit=1)
+    finally:
+        post_init.disconnect(receiver, sender=Memory)
+    assert again.memory.pk == stored.pk and seen == [stored.pk]

@@ -1,0 +1,137 @@
+"""Where a search request's CPU goes inside Django (issue 25): Django's WSGI handler called
+directly in this process (no server, no a2wsgi: bench/web_layers.py measures those), on the
+retrieval benchmark's data, with thread-CPU timers wrapped around the pieces (a nested piece is
+counted inside its parent too). The query vector is cached after the first pass, as on a server
+asked again.
+
+    .venv/bin/python bench/web_split.py /tmp/mnemo-retrieval {keyword|hybrid} [requests]
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import io
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+#: (module, qualified name) of every piece timed.
+TARGETS = [
+    ("rest_framework.views", "APIView.dispatch"),
+    ("rest_framework.views", "APIView.initial"),
+    ("rest_framework.views", "APIView.perform_authentication"),
+    ("core.authentication", "_read_version"),
+    ("rest_framework.views", "APIView.finalize_response"),
+    ("memories.api.views", "SearchView.post"),
+    ("core.api", "validated"),
+    ("rest_framework.request", "Request._load_data_and_files"),
+    ("memories.operations", "search"),
+    ("memories.permissions", "resolve_namespace"),
+    ("memories.selectors", "search_memories"),
+    ("django.db.backends.utils", "CursorWrapper.execute"),
+    ("memories.selectors", "_memories_from_rows"),
+    ("memories.api.serializers", "search_results"),
+    ("django.template.response", "SimpleTemplateResponse.render"),
+]
+
+
+def _timed(acc: dict[str, float], module: str, qualified: str) -> None:
+    """Replace ``qualified`` in ``module`` (and where other modules imported it) by a wrapper
+    adding its thread CPU to ``acc``."""
+    owner: Any = importlib.import_module(module)
+    *path, name = qualified.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+
+    @functools.wraps(original)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            acc[qualified] = acc.get(qualified, 0.0) + time.thread_time() - started
+
+    setattr(owner, name, wrapper)
+    if not isinstance(owner, type):
+        for other in list(sys.modules.values()):
+            if other is not owner and getattr(other, name, None) is original:
+                setattr(other, name, wrapper)
+
+
+def main() -> None:
+    from bench import run as bench
+    from bench.retrieval import harness
+
+    env = bench.Env(Path(sys.argv[1]))
+    mode = sys.argv[2]
+    requests = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
+    data = harness.dataset()
+    harness.load(data, progress=False)
+    token = env.token("bench-web-layers")
+    for c in data["conversations"]:
+        bench._grant(env, "bench-web-layers", harness.NAMESPACE_PREFIX + c["id"])
+    from django.core.wsgi import get_wsgi_application
+
+    app = get_wsgi_application()
+    acc: dict[str, float] = {}
+    for module, qualified in TARGETS:
+        _timed(acc, module, qualified)
+    extra = {"mode": mode} if mode != "hybrid" else {}
+    bodies = [
+        json.dumps(
+            {"query": q["question"], "namespace": harness.NAMESPACE_PREFIX + q["conversation"], "limit": 10, **extra}
+        ).encode()
+        for q in random.Random(11).sample(data["questions"], 200)
+    ]
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
+        assert status.startswith("200"), status
+
+    def one(body: bytes) -> None:
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": "/api/v1/memories/search",
+            "SCRIPT_NAME": "",
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "CONTENT_TYPE": "application/json",
+            "CONTENT_LENGTH": str(len(body)),
+            "HTTP_HOST": "127.0.0.1:8000",
+            "HTTP_AUTHORIZATION": f"Token {token}",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            "wsgi.version": (1, 0),
+        }
+        response = app(environ, start_response)  # type: ignore[arg-type]  # a plain callable
+        b"".join(response)
+        response.close()
+
+    for body in bodies:  # warm: every query vector cached
+        one(body)
+    acc.clear()
+    started = time.thread_time()
+    for i in range(requests):
+        one(bodies[i % len(bodies)])
+    total = time.thread_time() - started
+    print(f"{mode}: the whole WSGI call {total * 1e3 / requests:.3f} ms CPU per request")
+    for _, qualified in TARGETS:
+        print(f"  {qualified:45s} {acc.get(qualified, 0) * 1e3 / requests:.3f}")
+
+
+if __name__ == "__main__":
+    main()
