@@ -36,7 +36,7 @@ def main() -> None:
         "--cpu", action="store_true", help="cProfile on CPU time (process_time) instead of pyinstrument"
     )
     args = parser.parse_args()
-    from bench.standalone import setup_django
+    from bench.standalone import seeded_namespace, setup_django
 
     setup_django("mnemo-profile-remember-", DJANGO_DEBUG="false", DJANGO_ALLOWED_HOSTS="testserver")
     from django.db import connection
@@ -45,23 +45,8 @@ def main() -> None:
 
     import memories.embedding as embedding
     from bench.run import corpus, latency_summary
-    from memories.models import Memory, Namespace
-    from memories.permissions import ensure_user_namespace
-    from tests.factories import UserFactory, token_for
 
-    user = UserFactory()
-    token = token_for(user)
-    namespace: Namespace = ensure_user_namespace(user)
-    texts = corpus(args.memories, seed=42)
-    vectors = embedding.embed_texts(texts)
-    Memory.objects.bulk_create(
-        [
-            Memory(namespace=namespace, text=t, embedding=v, embedding_model="minilm", status="ready")
-            for t, v in zip(texts, vectors, strict=True)
-        ]
-    )
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memories_memory")
+    user, token, namespace = seeded_namespace(args.memories)
 
     timers = {"embed": 0.0, "sql": 0.0}
     statements: dict[str, list[float]] = defaultdict(list)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from typing import Any
 
 
 def setup_django(prefix: str, **environ: str) -> None:
@@ -25,3 +26,32 @@ def setup_django(prefix: str, **environ: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def seeded_namespace(memories: int, seed: int = 42) -> tuple[Any, str, Any]:
+    """A new user, its token and its namespace holding ``memories`` ready memories of the bench
+    corpus (embedded by the configured embedder), the table analysed: what the in-process
+    profiles (bench/profile_search.py, bench/profile_remember.py) start from. Call it after
+    :func:`setup_django`."""
+    from django.db import connection
+
+    import memories.embedding as embedding
+    from bench.run import corpus
+    from memories.models import Memory
+    from memories.permissions import ensure_user_namespace
+    from tests.factories import UserFactory, token_for
+
+    user = UserFactory()
+    token = token_for(user)
+    namespace = ensure_user_namespace(user)
+    texts = corpus(memories, seed=seed)
+    vectors = embedding.embed_texts(texts)
+    Memory.objects.bulk_create(
+        [
+            Memory(namespace=namespace, text=t, embedding=v, embedding_model="minilm", status="ready")
+            for t, v in zip(texts, vectors, strict=True)
+        ]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    return user, token, namespace
