@@ -95,7 +95,7 @@ $(PEERS_VENV)/.installed: bench/peers/requirements.txt
 
 bench-peers: install $(PEERS_VENV)/.installed
 	$(PEERS_VENV)/bin/python bench/peers/run.py --mnemo-python $(abspath $(PY)) $(PEERS_ARGS)
-	$(PY) bench/peers/report.py
+	$(PY) bench/report.py
 
 lint: install
 	$(VENV)/bin/ruff check .

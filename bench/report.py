@@ -256,17 +256,30 @@ def newest_results_section(results: Path, render_section: Callable[[dict[str, An
     return render_section(json.loads(files[-1].read_text())) if files else []
 
 
-def main() -> None:
-    results_dir = ROOT / "bench" / "results"
-    files = [Path(a) for a in sys.argv[1:]] or [max(results_dir.glob("*.json"), key=lambda p: p.stat().st_mtime)]
+def sources(results_dir: Path, record: bool = True) -> list[Path]:
+    """The results files behind the committed page, oldest first, from ``results_dir/SOURCES``
+    (one path a line, relative to the repository), and the newest results file (``make bench``'s
+    new run) on top when it is not listed yet, which is then added to the list: the page is
+    always made from every section's newest run, and anyone can make it again with no arguments."""
+    listing = results_dir / "SOURCES"
+    names = [n.strip() for n in listing.read_text().splitlines() if n.strip()] if listing.exists() else []
+    newest = max(results_dir.glob("*.json"), key=lambda p: p.name, default=None)  # names start with the time
+    if newest is not None and str(newest.relative_to(ROOT)) not in names:
+        names.append(str(newest.relative_to(ROOT)))
+        if record:  # not when only reading (the test that compares the committed page)
+            listing.write_text("\n".join(names) + "\n")
+    return [ROOT / n for n in names]
+
+
+def page(files: list[Path]) -> str:
+    """docs/benchmarks.md's text from ``files`` (merged, oldest first) and NOTES.md, then the side
+    benchmarks' sections, each from the newest file of its own results folder: text passes and
+    request size (issue 24), supersession (issue 26), search CPU, remember's cost and the opt-in
+    embedder (issue 25), Mem0 beside Mnemo (issue 25)."""
     results, source = merge(files)
     notes_file = ROOT / "bench" / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
-    target = ROOT / "docs" / "benchmarks.md"
     text = render(results, source, notes)
-    # The sections a benchmark of its own renders from the newest file of its own results folder:
-    # text passes and request size (issue 24), supersession (issue 26), search CPU and remember's cost
-    # (issue 25), Mem0 beside Mnemo (issue 25).
     from bench import contradictions, remember_cost, search_cpu, text_limits
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
     from bench.retrieval import embedder_compare  # the opt-in integer-kernel embedder (issue 25)
@@ -274,7 +287,13 @@ def main() -> None:
     for benchmark in (text_limits, contradictions, search_cpu, remember_cost, embedder_compare, peers):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
-    target.write_text(text)
+    return text
+
+
+def main() -> None:
+    files = [Path(a) for a in sys.argv[1:]] or sources(ROOT / "bench" / "results")
+    target = ROOT / "docs" / "benchmarks.md"
+    target.write_text(page(files))
     print(f"wrote {target}")
 
 

@@ -152,3 +152,14 @@ def test_the_peers_section_is_the_committed_run():
             or f"{ratio}× faster | ≥ {target:g}×: {verdict} |" in table
         )
     assert f"load average {data['machine']['load_average_start'][0]} at the start" in table
+
+
+def test_the_committed_benchmarks_page_is_what_the_report_makes():
+    """docs/benchmarks.md is generated (bench/report.py with no arguments, from
+    bench/results/SOURCES, the side benchmarks' newest results and bench/NOTES.md): a page edited by
+    hand, a results file or a note added without making the page again, fails here."""
+    from bench.report import page, sources
+
+    committed = (ROOT / "docs" / "benchmarks.md").read_text()
+    made = page(sources(ROOT / "bench" / "results", record=False))
+    assert made == committed, "docs/benchmarks.md is stale: run .venv/bin/python bench/report.py"
