@@ -240,7 +240,9 @@ def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
         if not merged:
             merged = data
             continue
-        merged["machine"] = data["machine"]  # the machine line describes the newest results
+        # The machine line describes the newest results; a file that records less (a retrieval-only
+        # run: its date and commit) keeps the machine facts of the one before it.
+        merged["machine"] = {**merged["machine"], **data["machine"]}
         for key in sections:
             if key == "peak_rss_mb":  # the largest process seen in any of the runs
                 merged[key] = {k: max(v, merged.get(key, {}).get(k, 0)) for k, v in data[key].items()}

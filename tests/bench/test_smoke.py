@@ -163,3 +163,22 @@ def test_the_committed_benchmarks_page_is_what_the_report_makes():
     committed = (ROOT / "docs" / "benchmarks.md").read_text()
     made = page(sources(ROOT / "bench" / "results", record=False))
     assert made == committed, "docs/benchmarks.md is stale: run .venv/bin/python bench/report.py"
+
+
+def test_the_readme_and_the_benchmarking_page_quote_the_newest_peers_run():
+    """The README's and docs/benchmarking.md's Mem0 ratios are the newest default-embedder
+    bench-peers run's (the one docs/benchmarks.md shows): a new run without new words fails here."""
+    from bench.peers.report import newest
+
+    path = newest()
+    assert path is not None
+    data = json.loads(path.read_text())
+    c1, th, ing = data["search_c1"], data["throughput"], data["ingest"]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    page = " ".join((ROOT / "docs" / "benchmarking.md").read_text().split())
+    for ratio in (c1["ratio_p95"], th["ratio_c1"], th["ratio_c8"], ing["ratio_mnemo_to_mem0"]):
+        assert f"{ratio:g}×" in readme and f"{ratio:g}×" in page, ratio
+    assert f"{round(data['add_async']['ratio'], 2):g}×" in page
+    assert f"`bench/results/peers/{path.name}`" in page.replace("peers/ ", "peers/")
+    for recall in (c1["mnemo"]["recall_at_10"], c1["mem0"]["recall_at_10"]):
+        assert f"{recall:.2f}" in readme
