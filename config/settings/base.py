@@ -428,14 +428,15 @@ EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.c
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="mnemo@localhost")
 
 # The session prompt's "Relevant memories": at most this many, each scoring at least this (the
-# search score: calibrated relevance in [0, 1]). On the score as cross-validated (docs/benchmarks.md)
-# 0.04 drops 4.5% (first data set) and 7.3% (group chats) of the answers in the top 10 and, like the
-# search's own floor, lets most questions about things never said bring a memory along; a short
-# fact store scores a question about nothing stored lower ("When did the user go skydiving?" →
-# "User flies to Lisbon...": 0.09) than its answers ("set up a meeting with my manager" → "User
-# prefers afternoon meetings...": 0.20).
+# search score: calibrated relevance in [0, 1]). The floor keeps the share of answers it drops
+# where it was when chosen on the score before the margin fusion (0.04 then: 4.5% and 7.3% of the
+# answers in the top 10 of the two data sets): on the margin rule's calibration 0.05 drops 4.6 to
+# 8.4% out of sample (11.8% on the third data set, read once), while the weak matches a short fact
+# store gives any message stay out ("Text Jane about the peanut-free lunch" → "User prefers email
+# summaries in the morning": 0.048; → "User is allergic to peanuts": 0.37). Like search's own
+# floor it lets most questions about things never said bring a memory along.
 MNEMO_PROMPT_MEMORIES = env.int("MNEMO_PROMPT_MEMORIES", default=5)
-MNEMO_PROMPT_MIN_SCORE = env.float("MNEMO_PROMPT_MIN_SCORE", default=0.04)
+MNEMO_PROMPT_MIN_SCORE = env.float("MNEMO_PROMPT_MIN_SCORE", default=0.05)
 
 # User decrees ("never email Sarah") become critical rules on the tool their verb names. Extend
 # or override without code: MNEMO_DECREE_ALIASES='{"fax": "send_fax", "post": "post_to_slack"}'.
