@@ -1,0 +1,142 @@
+"""Is the question answered by the hits at all? A second-stage check on a search's top hits.
+
+A hybrid search always returns its nearest memories, and its calibrated score cannot tell a
+question about something never stored ("Which marathon did Bruno win in Boston?") from a
+paraphrased one the vectors answer ("Which professional qualification did Hana get?"): both have
+middling scores and query words no memory holds (bench/NOTES.md, issue 26). What separates them
+is *where* the query's informative words are: a never-stored question names a thing (a horse,
+Vienna, a marathon) that none of the top hits mentions, while the top hits of an answerable one
+usually hold at least one of its informative words, even when paraphrased.
+
+The check, after fusion and the score floor, on the first ``MNEMO_ANSWERABLE_TOP_K`` hits:
+
+1. the query's **key terms**: its stemmed words as the keyword arm finds them
+   (:func:`memories.selectors.query_terms`, PostgreSQL's ``english`` stemming), minus the
+   namespace's common words (:func:`memories.selectors.common_lexemes`: the speakers' names,
+   "said", nothing rare); a capitalised word that does not start the query marks a **named**
+   key term (a place, a title, a person the namespace does not talk about);
+2. which key terms the hits' text holds: each hit's words, lower-cased, compared by the stem's
+   prefix (a Porter stem is a prefix of the word it came from, once a final ``e``/``i``/``y`` is
+   dropped: "bake" for "baking", "parti" for "party"), so the hits need no stemming of their own;
+3. a logistic model on a few features (:data:`MODEL`, fitted in bench/retrieval/answerable.py):
+   the share of key terms no top hit holds, whether a named key term is missing from them all,
+   and the best hit's calibrated score. Above the fitted threshold the search answers nothing.
+
+Cost: one pass over the query and over the top hits' text (a regex split, a set of each word's
+prefixes up to :data:`PREFIX_MAX` characters), no database round trip (the query's stems and
+the namespace's common words are cached by the search itself). English-first: other languages
+get their words compared as written (lower-cased, prefix-matched), so an inflected form of a
+query word in a hit counts as missing, which makes the check silence more of their answerable
+questions; turn it off (``MNEMO_ANSWERABLE_CHECK``) for a namespace that is not in English.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Words of a text: runs of letters and digits (Unicode), apostrophes split ("Hana's" → hana, s).
+_WORD = re.compile(r"\w+")
+#: Longest stem prefix compared: a longer stem is compared by its first PREFIX_MAX characters
+#: (a hit's word is stored as its prefixes up to this length, so the check stays linear).
+PREFIX_MAX = 10
+#: A stem shorter than this (after its final e/i/y is dropped) must equal a hit's word, not
+#: start it ("ox" would start "oxford").
+PREFIX_MIN = 4
+
+
+@dataclass(frozen=True)
+class Model:
+    """P(never stored) = σ(w_missing · missing share + w_named · named missing + w_score · logit(best
+    score) + bias); the search answers nothing when it is at least ``threshold``."""
+
+    w_missing: float
+    w_named: float
+    w_score: float
+    bias: float
+    threshold: float
+    top_k: int
+
+    def probability(self, missing: float, named: bool, best_score: float) -> float:
+        s = min(max(best_score, 1e-6), 1 - 1e-6)
+        x = self.w_missing * missing + self.w_named * float(named) + self.w_score * math.log(s / (1 - s)) + self.bias
+        return 1 / (1 + math.exp(-x))
+
+
+#: Fitted by bench/retrieval/answerable.py (placeholder until fitted).
+MODEL = Model(w_missing=0.0, w_named=0.0, w_score=0.0, bias=-10.0, threshold=0.5, top_k=5)
+
+
+def _stem_prefix(stem: str) -> str:
+    """The part of a Porter stem that starts every word it came from."""
+    if len(stem) > PREFIX_MIN and stem[-1] in "eiy":
+        stem = stem[:-1]
+    return stem[:PREFIX_MAX]
+
+
+def hit_words(texts: Iterable[str]) -> set[str]:
+    """Every word of the texts, lower-cased, with each of its prefixes from PREFIX_MIN up to
+    PREFIX_MAX characters: linear in the texts' length (at most PREFIX_MAX entries per word)."""
+    out: set[str] = set()
+    for text in texts:
+        for word in _WORD.findall(text.lower()):
+            out.add(word)
+            for n in range(PREFIX_MIN, min(len(word), PREFIX_MAX) + 1):
+                out.add(word[:n])
+    return out
+
+
+def found(stem: str, words: set[str]) -> bool:
+    """Whether a key term's stem is among the words (:func:`hit_words`) by its prefix."""
+    return _stem_prefix(stem) in words
+
+
+@dataclass(frozen=True)
+class KeyTerms:
+    """The query's informative stems, and those of them written capitalised inside the query."""
+
+    terms: tuple[str, ...]
+    named: frozenset[str]
+
+
+def key_terms(query: str, terms: Sequence[str], token_stems: Sequence[tuple[str, ...]], common: frozenset[str]) -> KeyTerms:
+    """``terms`` (the keyword arm's stems of the query) without the namespace's ``common`` ones;
+    ``token_stems`` are the stems of ``query.split()``'s tokens, in order (to find the named
+    ones: capitalised, not the first token)."""
+    key = tuple(t for t in terms if t not in common)
+    keyset = set(key)
+    named: set[str] = set()
+    for i, (token, stems) in enumerate(zip(query.split(), token_stems, strict=True)):
+        word = token.strip("\"'“”‘’(")
+        if i > 0 and word[:1].isupper():
+            named.update(s for s in stems if s in keyset)
+    return KeyTerms(key, frozenset(named))
+
+
+@dataclass(frozen=True)
+class Features:
+    """What the model reads about one search."""
+
+    key: int  # key terms in the query
+    missing: float  # share of them that no top hit holds (0 when there are none)
+    named_missing: bool  # a named key term no top hit holds
+    best_score: float  # the first hit's calibrated score
+
+
+def features(keys: KeyTerms, texts: Sequence[str], best_score: float) -> Features:
+    """The features of a search whose top hits have ``texts`` (already cut to the top k)."""
+    words = hit_words(texts)
+    missing = [t for t in keys.terms if not found(t, words)]
+    return Features(
+        key=len(keys.terms),
+        missing=len(missing) / len(keys.terms) if keys.terms else 0.0,
+        named_missing=any(t in keys.named for t in missing),
+        best_score=best_score,
+    )
+
+
+def never_stored(f: Features, model: Model = MODEL) -> bool:
+    """Whether the model says the hits do not answer the question."""
+    return model.probability(f.missing, f.named_missing, f.best_score) >= model.threshold
