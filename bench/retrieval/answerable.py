@@ -84,6 +84,177 @@ def prepare(data_dir: str, features_path: str, dataset: str) -> dict[str, Any]:
     return {"dataset": dataset, "questions": out}
 
 
+#: Top hits the check reads (the API's default ``limit`` is 5: the check sees what is returned).
+TOP_K = 5
+#: What the check may cost on the training questions, on top of the default floor: this share of
+#: R@10 (crossval.FLOOR_COST's convention: the bound out of sample is 2 points).
+COST = 0.01
+TYPES = (*crossval.TYPES[:-1], "knowledge-update", "preference", "adversarial")
+
+
+class Q:
+    """One prepared question: its floor-kept top hits, R@10 with the floor alone and without."""
+
+    def __init__(self, raw: dict[str, Any], dataset: str, floor: float = crossval.SHIPPED_FLOOR) -> None:
+        self.dataset = dataset
+        self.id = raw["id"]
+        self.type = raw["type"]
+        self.never = raw.get("never") or ("never said" if not raw["evidence"] else None)
+        self.question = raw["question"]
+        self.fold = int(raw["conversation"][1:]) % 2
+        self.evidence = set(raw["evidence"])
+        kept = [i for i, s in enumerate(raw["scores"]) if s >= floor]
+        self.kept = len(kept)
+        ev = self.evidence
+        self.r10_nofloor = len(ev & set(raw["top"])) / len(ev) if ev else 0.0
+        self.r10 = len(ev & {raw["top"][i] for i in kept}) / len(ev) if ev else 0.0
+        top = kept[:TOP_K]
+        got = {t for i in top for t in raw["found"][i]}
+        missing = [t for t in raw["key"] if t not in got]
+        self.missing = len(missing) / len(raw["key"]) if raw["key"] else 0.0
+        self.named_missing = any(t in raw["named"] for t in missing)
+        self.best = raw["scores"][0] if kept else 0.0
+
+    def x(self) -> list[float]:
+        s = min(max(self.best, 1e-6), 1 - 1e-6)
+        return [self.missing, float(self.named_missing), float(np.log(s / (1 - s)))]
+
+
+def load_prepared(path: str) -> list[Q]:
+    raw = json.loads(Path(path).read_text())
+    return [Q(q, raw["dataset"]) for q in raw["questions"]]
+
+
+def fit_logistic(qs: list[Q], l2: float = 1e-3) -> np.ndarray:
+    """(w_missing, w_named, w_score, bias) of P(never stored), Newton's method, a little L2."""
+    x = np.array([q.x() + [1.0] for q in qs if q.kept])
+    y = np.array([0.0 if q.evidence else 1.0 for q in qs if q.kept])
+    w = np.zeros(x.shape[1])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        step = np.linalg.solve((x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w)), x.T @ (p - y) + l2 * w)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return w
+
+
+def probability(qs: list[Q], w: np.ndarray) -> np.ndarray:
+    x = np.array([q.x() + [1.0] for q in qs])
+    return 1 / (1 + np.exp(-(x @ w)))
+
+
+def effect(qs: list[Q], p: np.ndarray, threshold: float) -> dict[str, Any]:
+    """Silenced never-stored questions, R@10 lost and false empties on answerable ones, per type."""
+    silenced = [q.kept == 0 or pi >= threshold for q, pi in zip(qs, p, strict=True)]
+    never = [(q, s) for q, s in zip(qs, silenced, strict=True) if not q.evidence]
+    ans = [(q, s) for q, s in zip(qs, silenced, strict=True) if q.evidence]
+    n = max(len(ans), 1)
+    floor_r10 = sum(q.r10 for q, _ in ans) / n
+    gated_r10 = sum(q.r10 for q, s in ans if not s) / n
+    per_type = {}
+    for t in TYPES:
+        sub = [(q, s) for q, s in ans if q.type == t]
+        if sub:
+            per_type[t] = {
+                "n": len(sub),
+                "r10_lost": sum(q.r10 for q, s in sub if s) / len(sub),
+                "false_empty_rate": float(np.mean([s for _, s in sub])),
+            }
+    kinds = {}
+    for kind in sorted({q.never for q, _ in never}):
+        sub = [s for q, s in never if q.never == kind]
+        kinds[kind] = {"n": len(sub), "silenced": float(np.mean(sub))}
+    return {
+        "threshold": threshold,
+        "never_stored": len(never),
+        "answerable": len(ans),
+        "silenced": float(np.mean([s for _, s in never])) if never else float("nan"),
+        "silenced_by_floor_alone": float(np.mean([q.kept == 0 for q, _ in never])) if never else float("nan"),
+        "r10_floor": floor_r10,
+        "r10_gated": gated_r10,
+        "r10_lost": floor_r10 - gated_r10,
+        "r10_lost_vs_no_floor": sum(q.r10_nofloor for q, _ in ans) / n - gated_r10,
+        "false_empty_rate": float(np.mean([s for _, s in ans])),
+        "per_type": per_type,
+        "never_kinds": kinds,
+    }
+
+
+def choose_threshold(qs: list[Q], p: np.ndarray, cost: float) -> float:
+    """The lowest threshold (the most silenced) whose R@10 cost on ``qs`` stays within ``cost``."""
+    best = 1.0 + 1e-9
+    for t in sorted({float(x) for x in p}, reverse=True):
+        if effect(qs, p, t)["r10_lost"] <= cost + 1e-12:
+            best = t
+        else:
+            break
+    return best
+
+
+def fit(train: list[Q], cost: float) -> dict[str, Any]:
+    w = fit_logistic(train)
+    return {"w": [float(v) for v in w], "threshold": choose_threshold(train, probability(train, w), cost)}
+
+
+def splits(every: list[Q]) -> dict[str, tuple[list[Q], list[Q]]]:
+    """crossval.splits' splits: the other data set; the other half of the conversations."""
+    out = {}
+    for name in sorted({q.dataset for q in every}):
+        others = [q for q in every if q.dataset != name]
+        out[f"fitted on the other data set → {name}"] = (others, [q for q in every if q.dataset == name])
+    for k in (0, 1):
+        out[f"fitted on {'odd' if k == 0 else 'even'} conversations → {'even' if k == 0 else 'odd'}"] = (
+            [q for q in every if q.fold != k],
+            [q for q in every if q.fold == k],
+        )
+    return out
+
+
+def crossvalidate(every: list[Q], cost: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"top_k": TOP_K, "cost": cost, "splits": {}}
+    for name, (train, test) in splits(every).items():
+        fitted = fit(train, cost)
+        w = np.array(fitted["w"])
+        rows = {"fitted": fitted, "train": effect(train, probability(train, w), fitted["threshold"])}
+        for d in sorted({q.dataset for q in test}):
+            sub = [q for q in test if q.dataset == d]
+            rows[d] = effect(sub, probability(sub, w), fitted["threshold"])
+        out["splits"][name] = rows
+    final = fit(every, cost)
+    out["in sample"] = {"fitted": final}
+    for d in sorted({q.dataset for q in every}):
+        sub = [q for q in every if q.dataset == d]
+        out["in sample"][d] = effect(sub, probability(sub, np.array(final["w"])), final["threshold"])
+    return out
+
+
+def holdout(test: list[Q]) -> dict[str, Any]:
+    """The frozen model (memories.answerable.MODEL) on a data set it never saw: no fitting."""
+    from memories.answerable import MODEL
+
+    assert MODEL.top_k == TOP_K
+    w = np.array([MODEL.w_missing, MODEL.w_named, MODEL.w_score, MODEL.bias])
+    return {"model": MODEL.__dict__, "holdout": effect(test, probability(test, w), MODEL.threshold)}
+
+
+def render(result: dict[str, Any]) -> list[str]:
+    lines = [
+        "| split | reported on | never-stored silenced (floor alone) | R@10 lost (vs floor; vs no floor) | false empties |",
+        "|---|---|---|---|---|",
+    ]
+    rows = [(n, d, e) for n, s in result.get("splits", {}).items() for d, e in s.items() if d not in ("fitted",)]
+    rows += [("in sample", d, e) for d, e in result.get("in sample", {}).items() if d != "fitted"]
+    if "holdout" in result:
+        rows.append(("frozen model, read once", "assistant", result["holdout"]))
+    for split, d, e in rows:
+        lines.append(
+            f"| {split} | {d} | {e['silenced']:.3f} ({e['silenced_by_floor_alone']:.3f}) | "
+            f"{100 * e['r10_lost']:.1f} pts; {100 * e['r10_lost_vs_no_floor']:.1f} pts | {e['false_empty_rate']:.3f} |"
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -92,9 +263,29 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--features", required=True)
     p.add_argument("--dataset", required=True)
     p.add_argument("--out", required=True)
+    c = sub.add_parser("crossval")
+    c.add_argument("prepared", nargs="+")
+    c.add_argument("--cost", type=float, default=COST)
+    c.add_argument("--json")
+    h = sub.add_parser("holdout")
+    h.add_argument("prepared")
+    h.add_argument("--json")
     args = parser.parse_args(argv)
     if args.cmd == "prepare":
         Path(args.out).write_text(json.dumps(prepare(args.data_dir, args.features, args.dataset)))
+        return
+    if args.cmd == "crossval":
+        result = crossval.jsonable(crossvalidate([q for p in args.prepared for q in load_prepared(p)], args.cost))
+    else:
+        import os
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+        result = crossval.jsonable(holdout(load_prepared(args.prepared)))
+    print("\n".join(render(result)))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"kind": f"retrieval-answerable-{args.cmd}", "result": result}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
