@@ -396,7 +396,7 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.01)
 # Hybrid search answers nothing when its top hits hold none of the query's informative words and
 # score low (memories/answerable.py: a question about something never stored). Off: out of sample
-# it silences 11-43% of such questions at 0.3-2.7 points of R@10 (bench/NOTES.md, issue 26), short
+# it silences 11-44% of such questions at 0.4-2.6 points of R@10 (bench/NOTES.md, issue 26), short
 # of the bar to ship it on (most of them, at most 2 points, on every split). English-first.
 MNEMO_ANSWERABLE_CHECK = env.bool("MNEMO_ANSWERABLE_CHECK", default=False)
 # The vector arm embeds the query without the words found in more than this share of the
