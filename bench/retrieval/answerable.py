@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,56 @@ def holdout(test: list[Q]) -> dict[str, Any]:
     return {"model": MODEL.__dict__, "holdout": effect(test, probability(test, w), MODEL.threshold)}
 
 
+def agreement(data_dir: str, prepared: str, dataset: str) -> dict[str, Any]:
+    """The check as the product runs it (``search_memories`` with MNEMO_ANSWERABLE_CHECK, top 10 at
+    the default floor) against this file's replica with the frozen model, question by question."""
+    from bench.retrieval import harness
+
+    harness.setup_django(Path(data_dir))
+    from django.test import override_settings
+
+    from memories import selectors
+    from memories.answerable import MODEL
+
+    data = harness.dataset(dataset)
+    namespaces = harness.load(data)
+    qs = load_prepared(prepared)
+    w = np.array([MODEL.w_missing, MODEL.w_named, MODEL.w_score, MODEL.bias])
+    replica = [q.kept == 0 or p >= MODEL.threshold for q, p in zip(qs, probability(qs, w), strict=True)]
+    by_id = {q["id"]: q for q in data["questions"]}
+    differ, seconds = [], []
+    for q, silent in zip(qs, replica, strict=True):
+        raw = by_id[q.id]
+        ns = [namespaces[raw["conversation"]]]
+        hits = selectors.search_memories(
+            namespace_ids=ns, query=raw["question"], limit=10, min_score=crossval.SHIPPED_FLOOR
+        )
+        # the check as search_memories runs it when MNEMO_ANSWERABLE_CHECK is on, timed alone
+        started = time.perf_counter()
+        answered = bool(hits) and selectors.answers_query(ns, raw["question"], hits)
+        seconds.append(time.perf_counter() - started)
+        if answered == silent:
+            differ.append(q.id)
+    with override_settings(MNEMO_ANSWERABLE_CHECK=True):  # and through the setting, for the first few
+        for q, silent in list(zip(qs, replica, strict=True))[:50]:
+            raw = by_id[q.id]
+            hits = selectors.search_memories(
+                namespace_ids=[namespaces[raw["conversation"]]],
+                query=raw["question"],
+                limit=10,
+                min_score=crossval.SHIPPED_FLOOR,
+            )
+            if (not hits) != silent and q.id not in differ:
+                differ.append(q.id)
+    ms = np.array(seconds) * 1000
+    return {
+        "dataset": dataset,
+        "questions": len(qs),
+        "differ": differ,
+        "check_ms": {"median": float(np.median(ms)), "p90": float(np.percentile(ms, 90)), "max": float(ms.max())},
+    }
+
+
 def render(result: dict[str, Any]) -> list[str]:
     """Markdown tables: each split's held-out questions (and the training ones), the trade-off."""
     rows = [(n, d, e) for n, sp in result.get("splits", {}).items() for d, e in sp.items() if d != "fitted"]
@@ -266,6 +317,7 @@ def render(result: dict[str, Any]) -> list[str]:
         "|---|---|---|---|---|---|---|",
     ]
     for split, d, e in rows:
+        d = "(its training questions)" if d == "train" else d
         types = ", ".join(f"{t} {100 * v['r10_lost']:.1f}" for t, v in e["per_type"].items())
         kinds = ", ".join(f"{k} {v['silenced']:.2f} ({v['n']})" for k, v in e["never_kinds"].items())
         lines.append(
@@ -291,6 +343,64 @@ def render(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "answerable"
+
+
+def render_section(result: dict[str, Any]) -> list[str]:
+    """The docs/benchmarks.md section for one results file (``record``)."""
+    m = result["model"]
+    agree = result["agreement"]
+    lines = [
+        "## Is anything relevant at all? The answerability check (issue 26)",
+        "",
+        f"`bench/retrieval/answerable.py` ({result['date']}, commit {result['commit']}): `memories/answerable.py`, "
+        "a second stage on hybrid search's top 5 hits (after fusion and the default floor) that answers nothing "
+        "when the query's key terms (its stems minus the namespace's common words; capitalised ones are *named*) "
+        "are missing from every top hit and the best score is low. Logistic model on the share of key terms "
+        "missing, a named one missing and logit(best score), its threshold the most silence costing at most "
+        f"{100 * result['crossval']['cost']:.0f} point of R@10 on the training questions (on top of the floor). "
+        "Fitted and reported out of sample on the two development sets (the other data set; the other half "
+        "of the conversations, both ways); the final model, fitted on both, was frozen "
+        f"(w_missing {m['w_missing']}, w_named {m['w_named']}, w_score {m['w_score']}, bias {m['bias']}, "
+        f"threshold {m['threshold']}) and the hold-out (assistant.json) read once with it. Off by default "
+        "(`MNEMO_ANSWERABLE_CHECK`): it misses the bar (most never-stored questions silenced at ≤ 2 points, "
+        "on every split). The product's check and this replica agree on "
+        + ", ".join(f"{a['questions'] - len(a['differ'])} of {a['questions']} {a['dataset']} questions" for a in agree)
+        + "; it costs "
+        + ", ".join(f"{a['check_ms']['median']:.2f} ms (median; p90 {a['check_ms']['p90']:.2f})" for a in agree[:1])
+        + " per search on top of the search.",
+        "",
+    ]
+    shown = {"crossval": result["crossval"], "holdout": result["holdout"]["holdout"]}
+    body = render({k: v for k, v in shown["crossval"].items()} | {"holdout": shown["holdout"]})
+    return lines + body
+
+
+def newest_section() -> list[str]:
+    """The section for the newest results, or nothing when there are none."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
+
+
+def record(crossval_path: str, holdout_path: str, agreement_paths: list[str]) -> dict[str, Any]:
+    import os
+    import subprocess
+    from datetime import UTC, datetime
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    h = json.loads(Path(holdout_path).read_text())["result"]
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": commit,
+        "load_average": os.getloadavg()[0],
+        "model": h["model"],
+        "crossval": json.loads(Path(crossval_path).read_text())["result"],
+        "holdout": h,
+        "agreement": [json.loads(Path(p).read_text()) for p in agreement_paths],
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -303,12 +413,31 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("prepared", nargs="+")
     c.add_argument("--cost", type=float, default=COST)
     c.add_argument("--json")
+    r = sub.add_parser("record")
+    r.add_argument("--crossval", required=True)
+    r.add_argument("--holdout", required=True)
+    r.add_argument("--agreement", nargs="+", required=True)
+    g = sub.add_parser("agreement")
+    g.add_argument("--data-dir", required=True)
+    g.add_argument("--dataset", required=True)
+    g.add_argument("prepared")
     h = sub.add_parser("holdout")
     h.add_argument("prepared")
     h.add_argument("--json")
     args = parser.parse_args(argv)
     if args.cmd == "prepare":
         Path(args.out).write_text(json.dumps(prepare(args.data_dir, args.features, args.dataset)))
+        return
+    if args.cmd == "record":
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        out = record(args.crossval, args.holdout, args.agreement)
+        path = RESULTS / f"{out['date'].replace(':', '').rstrip('Z')}.json"
+        path.write_text(json.dumps(out, indent=1) + "\n")
+        print("\n".join(render_section(out)))
+        print(f"wrote {path}")
+        return
+    if args.cmd == "agreement":
+        print(json.dumps(agreement(args.data_dir, args.prepared, args.dataset)))
         return
     if args.cmd == "crossval":
         result = crossval.jsonable(crossvalidate([q for p in args.prepared for q in load_prepared(p)], args.cost))
