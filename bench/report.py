@@ -284,8 +284,10 @@ def page(files: list[Path]) -> str:
     text = render(results, source, notes)
     from bench import contradictions, remember_cost, search_cpu, text_limits
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
-    from bench.retrieval import answerable  # the answerability check (issue 26)
-    from bench.retrieval import embedder_compare  # the opt-in integer-kernel embedder (issue 25)
+    from bench.retrieval import (
+        answerable,  # the answerability check (issue 26)
+        embedder_compare,  # the opt-in integer-kernel embedder (issue 25)
+    )
 
     for benchmark in (text_limits, contradictions, answerable, search_cpu, remember_cost, embedder_compare, peers):
         section = benchmark.newest_section()

@@ -166,9 +166,9 @@ def effect(qs: list[Q], p: np.ndarray, threshold: float) -> dict[str, Any]:
                 "false_empty_rate": float(np.mean([s for _, s in sub])),
             }
     kinds = {}
-    for kind in sorted({q.never for q, _ in never}):
-        sub = [s for q, s in never if q.never == kind]
-        kinds[kind] = {"n": len(sub), "silenced": float(np.mean(sub))}
+    for kind in sorted({q.never or "never said" for q, _ in never}):
+        quiet = [s for q, s in never if (q.never or "never said") == kind]
+        kinds[kind] = {"n": len(quiet), "silenced": float(np.mean(quiet))}
     return {
         "threshold": threshold,
         "never_stored": len(never),
