@@ -4,11 +4,14 @@ A hybrid search always returns its nearest memories, and its calibrated score ca
 question about something never stored ("Which marathon did Bruno win in Boston?") from a
 paraphrased one the vectors answer ("Which professional qualification did Hana get?"): both have
 middling scores and query words no memory holds (bench/NOTES.md, issue 26). What separates them
-is *where* the query's informative words are: a never-stored question names a thing (a horse,
+may be *where* the query's informative words are: a never-stored question names a thing (a horse,
 Vienna, a marathon) that none of the top hits mentions, while the top hits of an answerable one
-usually hold at least one of its informative words, even when paraphrased.
+often hold one of its informative words. Often, not always: a paraphrased question shares no word
+with its answer, which is why the check stays off by default (measured: bench/NOTES.md, issue 26,
+"an answerability check on the top hits").
 
-The check, after fusion and the score floor, on the first ``MNEMO_ANSWERABLE_TOP_K`` hits:
+The check, after fusion and the score floor, on the first ``MODEL.top_k`` (5) hits returned (all
+of them when a search asks for fewer):
 
 1. the query's **key terms**: its stemmed words as the keyword arm finds them
    (:func:`memories.selectors.query_terms`, PostgreSQL's ``english`` stemming), minus the
@@ -24,11 +27,12 @@ The check, after fusion and the score floor, on the first ``MNEMO_ANSWERABLE_TOP
    and the best hit's calibrated score. Above the fitted threshold the search answers nothing.
 
 Cost: one pass over the query and over the top hits' text (a regex split, a set of each word's
-prefixes up to :data:`PREFIX_MAX` characters), no database round trip (the query's stems and
-the namespace's common words are cached by the search itself). English-first: other languages
-get their words compared as written (lower-cased, prefix-matched), so an inflected form of a
-query word in a hit counts as missing, which makes the check silence more of their answerable
-questions; turn it off (``MNEMO_ANSWERABLE_CHECK``) for a namespace that is not in English.
+prefixes up to :data:`PREFIX_MAX` characters), usually no database round trip (the query's stems
+and the namespace's common words are the ones the search itself cached): about 0.1 ms a search.
+English-first: the stems are PostgreSQL's English ones; other languages get their words compared
+as written (lower-cased, prefix-matched), so an inflected form of a query word in a hit counts as
+missing, which makes the check silence more of their answerable questions. The setting
+(``MNEMO_ANSWERABLE_CHECK``) is global: leave it off where namespaces are not in English.
 """
 
 from __future__ import annotations
