@@ -276,17 +276,20 @@ def sources(results_dir: Path, record: bool = True) -> list[Path]:
 def page(files: list[Path]) -> str:
     """docs/benchmarks.md's text from ``files`` (merged, oldest first) and NOTES.md, then the side
     benchmarks' sections, each from the newest file of its own results folder: text passes and
-    request size (issue 24), supersession (issue 26), search CPU, remember's cost and the opt-in
-    embedder (issue 25), Mem0 beside Mnemo (issue 25)."""
+    request size (issue 24), supersession and the answerability check (issue 26), search CPU,
+    remember's cost and the opt-in embedder (issue 25), Mem0 beside Mnemo (issue 25)."""
     results, source = merge(files)
     notes_file = ROOT / "bench" / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
     text = render(results, source, notes)
     from bench import contradictions, remember_cost, search_cpu, text_limits
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
-    from bench.retrieval import embedder_compare  # the opt-in integer-kernel embedder (issue 25)
+    from bench.retrieval import (
+        answerable,  # the answerability check (issue 26)
+        embedder_compare,  # the opt-in integer-kernel embedder (issue 25)
+    )
 
-    for benchmark in (text_limits, contradictions, search_cpu, remember_cost, embedder_compare, peers):
+    for benchmark in (text_limits, contradictions, answerable, search_cpu, remember_cost, embedder_compare, peers):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
     return text

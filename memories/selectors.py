@@ -28,6 +28,7 @@ from psycopg.pq import Format
 
 from core.observability import add_timing
 from core.replica import reads_from_replica
+from memories import answerable
 from memories.embedding import embed_texts, get_embedder
 from memories.latency import timed_search
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryEvent, Namespace
@@ -879,7 +880,19 @@ def search_memories(
                 coverage=None if coverage is None else round(float(coverage), 4),
             )
         )
+    if hits and mode == "hybrid" and settings.MNEMO_ANSWERABLE_CHECK and not answers_query(namespace_ids, query, hits):
+        return []
     return hits
+
+
+def answers_query(namespace_ids: list[int], query: str, hits: list[SearchHit]) -> bool:
+    """Whether a hybrid search's hits answer the query at all (memories/answerable.py): False when
+    its top hits hold none (or few) of the query's informative words and score low, as a question
+    about something never stored. The query's stems and the namespace's common words are the ones
+    the search itself found (cached), so this reads no more than the hits' text."""
+    keys = answerable.key_terms(query, query_terms(query), _lexemes(query.split()), common_lexemes(namespace_ids))
+    top = hits[: answerable.MODEL.top_k]
+    return not answerable.never_stored(answerable.features(keys, [h.memory.text for h in top], top[0].score))
 
 
 def min_score_or_default(min_score: float | None) -> float:

@@ -61,7 +61,15 @@ def dump(name: str, *, conversations: int | None = None, common_share: float | N
                 "rows": [[r[0], r[1], r[2], r[3], r[4]] for r in rows],
             }
         )
-    return {"dataset": name, "common_share": settings.MNEMO_SEARCH_COMMON_SHARE, "questions": out}
+    # every candidate's text, for second-stage checks on the top hits (bench/retrieval/answerable.py)
+    ids = {r[0] for q in out for r in q["rows"]}
+    texts = dict(Memory.objects.filter(id__in=ids).values_list("id", "text"))
+    return {
+        "dataset": name,
+        "common_share": settings.MNEMO_SEARCH_COMMON_SHARE,
+        "questions": out,
+        "texts": {str(k): v for k, v in texts.items()},
+    }
 
 
 def main(argv: list[str] | None = None) -> None:

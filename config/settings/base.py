@@ -394,6 +394,11 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # conversational data (docs/benchmarks.md). A request's min_score overrides it; 0.15 answers "No
 # matching memories found" to most such questions, for a sixth to a third of the answers.
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.01)
+# Hybrid search answers nothing when its top hits hold none of the query's informative words and
+# score low (memories/answerable.py: a question about something never stored). Off: out of sample
+# it silences 11-44% of such questions at 0.4-2.6 points of R@10 (bench/NOTES.md, issue 26), short
+# of the bar to ship it on (most of them, at most 2 points, on every split). English-first.
+MNEMO_ANSWERABLE_CHECK = env.bool("MNEMO_ANSWERABLE_CHECK", default=False)
 # The vector arm embeds the query without the words found in more than this share of the
 # searched memories (a speaker's name in a chat): the rest of the question decides. 0.02 chosen by
 # cross-validation among 0.02, 0.05, 0.1 and 1 (nothing left out: R@10 falls by a fifth).

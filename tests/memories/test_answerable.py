@@ -1,0 +1,115 @@
+"""The answerability check (memories/answerable.py, MNEMO_ANSWERABLE_CHECK): a question about a
+person or thing no memory mentions gets no hits; an answerable one keeps its hits, in the same
+order; the check reads the hits' text in linear time."""
+
+import statistics
+import time
+
+import pytest
+from django.test import override_settings
+
+from memories import answerable, selectors, services
+from memories.permissions import ensure_user_namespace
+
+FACTS = [
+    "Sarah Johnson is the VP of Engineering at TechCorp",
+    "User prefers afternoon meetings, never before 10am",
+    "The user's dog Biscuit is a golden retriever",
+    "User is allergic to peanuts",
+    "User's Linear team ID is TEAM-123",
+    "User flies to Lisbon on June 22 for the conference",
+    "User has been baking sourdough bread every weekend",
+    "User's sister Maren runs a pottery studio in Bergen",
+]
+
+
+def test_stems_match_the_words_they_came_from_by_prefix():
+    words = answerable.hit_words(["I was baking for the parties in Kraków, see Oxford"])
+    assert answerable.found("bake", words)  # Porter: baking -> bake
+    assert answerable.found("parti", words)  # parties -> parti
+    assert answerable.found("kraków", words)
+    assert answerable.found("oxford", words)
+    assert not answerable.found("ox", words)  # a short stem must be a whole word
+    assert answerable.found("see", words) and not answerable.found("se", words)
+    assert not answerable.found("horse", words)
+
+
+def test_named_key_terms_are_the_capitalised_ones_after_the_first_word():
+    query = "Which marathon did Bruno win in Boston?"
+    stems = [(), ("marathon",), (), ("bruno",), ("win",), (), ("boston",)]
+    keys = answerable.key_terms(query, ["marathon", "bruno", "win", "boston"], stems, frozenset({"bruno"}))
+    assert keys.terms == ("marathon", "win", "boston")  # the namespace's common words are not key
+    assert keys.named == frozenset({"boston"})
+    f = answerable.features(keys, ["Bruno: ran the city marathon last week!"], best_score=0.3)
+    assert f.missing == pytest.approx(2 / 3) and f.named_missing
+
+
+def _median_seconds(fn, repeats=5):
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "a" * n,  # one endless word: at most PREFIX_MAX prefixes of it
+        lambda n: "ab " * (n // 3),  # many short words
+        lambda n: "x'" * (n // 2),  # apostrophes splitting every letter
+        lambda n: "Straße_ünïcödé " * (n // 15),  # Unicode words and underscores
+        lambda n: "-" * n,  # no word at all
+    ],
+)
+def test_reading_the_hits_is_linear_in_their_length(make):
+    n = 40_000
+    keys = answerable.KeyTerms(("horse", "vienna", "aaaaaaaaaaaaaaaaaaaa"), frozenset({"vienna"}))
+    small = [make(n)] * 10
+    large = [make(8 * n)] * 10
+    t1 = _median_seconds(lambda: answerable.features(keys, small, 0.5))
+    t8 = _median_seconds(lambda: answerable.features(keys, large, 0.5))
+    # linear: about 8 times; quadratic would be 64
+    assert t8 < 20 * max(t1, 1e-4), (t1, t8)
+
+
+@pytest.fixture
+def ns(user):
+    namespace = ensure_user_namespace(user)
+    for text in FACTS:
+        services.remember(actor=user, namespace=namespace, text=text, dedup_policy="insert")
+    return namespace
+
+
+@pytest.mark.django_db
+def test_a_question_about_someone_never_mentioned_is_silenced(ns):
+    query = "When did Bartholomew go skydiving in Vienna?"
+    hits = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
+    assert hits  # the search alone answers it with its nearest memories
+    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
+        assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What breed is the user's dog Biscuit?",
+        "Where does Maren have her pottery studio?",
+        "When does the user fly to Lisbon?",
+        "What does the user bake at the weekend?",
+    ],
+)
+def test_an_answerable_question_keeps_its_hits_in_order(ns, query):
+    hits = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
+    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
+        gated = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
+    assert [h.memory.id for h in gated] == [h.memory.id for h in hits] and gated
+
+
+@pytest.mark.django_db
+def test_other_modes_are_not_gated(ns):
+    query = "When did Bartholomew go skydiving in Vienna?"
+    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
+        assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5, mode="vector")
