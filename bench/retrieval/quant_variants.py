@@ -118,17 +118,24 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "dynamic_r1": {"kind": "dynamic"},
     "row": {"kind": "row"},
     "row_noffnout": {"kind": "row", "exclude": {"ffn_out"}},
-    "row_smooth": {"kind": "row", "smooth": 0.5},
+    "row_smooth": {"kind": "row", "smooth": 0.5, "all_maxima": True},
     "row_smooth_noffnout": {"kind": "row", "smooth": 0.5, "exclude": {"ffn_out"}},
     "row_shift": {"kind": "row", "shift": True},
     "row_smooth_shift": {"kind": "row", "smooth": 0.5, "shift": True},
     "row_smooth75_shift": {"kind": "row", "smooth": 0.75, "shift": True},
     "row_smooth25_shift": {"kind": "row", "smooth": 0.25, "shift": True},
     "row_smooth90_shift": {"kind": "row", "smooth": 0.9, "shift": True},
-    "rowwise_r1": {"kind": "rowwise"},
+    "rowwise_r2": {"kind": "rowwise"},
 }
 for _x in ["L0", "L1", "L2", "L3", "L4", "L5", "q", "attn_out", "ffn_in", "ffn_out"]:
     VARIANTS[f"rs75_no_{_x}"] = {"kind": "row", "smooth": 0.75, "shift": True, "exclude": {_x}}
+VARIANTS["asym_shift"] = {"kind": "row", "shift": True, "asym": True}
+VARIANTS["asym_s50_shift"] = {"kind": "row", "smooth": 0.5, "shift": True, "asym": True}
+VARIANTS["asym_s75_shift"] = {"kind": "row", "smooth": 0.75, "shift": True, "asym": True}
+VARIANTS["asym_s90_shift"] = {"kind": "row", "smooth": 0.9, "shift": True, "asym": True}
+VARIANTS["asym_s50_all"] = {"kind": "row", "smooth": 0.5, "asym": True, "all_maxima": True}
+VARIANTS["asym_s75_all"] = {"kind": "row", "smooth": 0.75, "asym": True, "all_maxima": True}
+VARIANTS["asym_s50_noffnout"] = {"kind": "row", "smooth": 0.5, "asym": True, "exclude": {"ffn_out"}}
 VARIANTS["rs75_no_v"] = {"kind": "row", "smooth": 0.75, "shift": True, "exclude": {"v"}}
 
 
@@ -150,6 +157,7 @@ def build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | Non
         exclude=spec.get("exclude", set()),
         smooth=(spec["smooth"], maxima) if spec.get("smooth") else None,
         shift_gelu=spec.get("shift", False),
+        asymmetric=spec.get("asym", False),
     )
 
 
@@ -159,6 +167,8 @@ def quality(names: list[str], out: Path | None) -> None:
     turns_c, qs_c = data_texts("chat.json")
     # SmoothQuant maxima: fitted on the first data set's turns only; judged on both.
     maxima = shipped_maxima()
+    if any(VARIANTS[n].get("all_maxima") for n in names):  # the FFN's GELU outputs too, same turns
+        maxima = calibration_maxima(turns_m)
     pool = rnd.sample(turns_m, 1000) + rnd.sample(turns_c, 1000)
     queries = rnd.sample(qs_m, 400) + rnd.sample(qs_c, 400)
     texts = pool + queries
@@ -259,3 +269,25 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _experimental_asymmetric() -> type:
+    """asym_s50_shift as an embedder class, for embedder_compare.py runs
+    (MNEMO_EMBEDDER=bench.retrieval.quant_variants.AsymRowInt8Embedder)."""
+    from memories.embedding import MiniLMRowInt8Embedder, rowquant_graph
+
+    class AsymRowInt8Embedder(MiniLMRowInt8Embedder):
+        name = "all-MiniLM-L6-v2-onnx-int8-rowwise-asym-experiment"
+        CACHE_PREFIX = "minilm-int8-rowwise-asym-experiment"
+
+        @classmethod
+        def derive(cls, source: Path) -> bytes:  # type: ignore[override]
+            return rowquant_graph(source, smooth=(0.5, shipped_maxima()), shift_gelu=True, asymmetric=True)
+
+    return AsymRowInt8Embedder
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AsymRowInt8Embedder":
+        return _experimental_asymmetric()
+    raise AttributeError(name)
