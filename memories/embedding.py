@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -256,6 +257,8 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
     #: of another recipe are never mixed with this one's (reembed_memories redoes them).
     RECIPE = 1
     name = f"all-MiniLM-L6-v2-onnx-int8-dynamic-r{RECIPE}"
+    #: The cached file's name starts with this (each derived graph has its own).
+    CACHE_PREFIX = "minilm-int8-dynamic"
 
     def __init__(self, *, cache_dir: str | Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -276,7 +279,8 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
         key = hashlib.sha256()
         key.update(source.read_bytes())
         key.update(f"\\0onnxruntime {ort.__version__}\\0recipe {self.RECIPE}".encode())
-        target = self._cache_dir / f"minilm-int8-dynamic-{key.hexdigest()[:24]}.onnx"
+        key.update(self._derivation_inputs())
+        target = self._cache_dir / f"{self.CACHE_PREFIX}-{key.hexdigest()[:24]}.onnx"
         checksum = target.with_name(target.name + ".sha256")
         with contextlib.suppress(OSError):
             data = target.read_bytes()
@@ -292,6 +296,10 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
         except OSError as exc:
             logger.warning("cannot cache the derived embedding model in %s: %s", self._cache_dir, exc)
         return data
+
+    def _derivation_inputs(self) -> bytes:
+        """Bytes other than the source file that the derivation reads (part of the cache key)."""
+        return b""
 
     @staticmethod
     def derive(source: Path) -> bytes:
@@ -316,6 +324,278 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
             ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
             quantize_dynamic(folded, quantized, weight_type=QuantType.QInt8, per_channel=True)
             return quantized.read_bytes()
+
+
+class MiniLMRowInt8Embedder(MiniLMDynamicInt8Embedder):
+    """The shipped MiniLM with integer matrix products whose activations are quantized per token
+    (``minilm-int8-rowwise``; issue 25, third round). Tokenizer, windows, pooling and the derived
+    graph's cache are :class:`MiniLMDynamicInt8Embedder`'s; the graph is :func:`rowquant_graph`:
+
+    - the weights are the shipped file's own int8 values and per-column scales (no second
+      quantization of the weights; the default model computes with exactly these);
+    - each activation row (token) gets its own scale instead of one uint8 scale per tensor: its
+      values from min to max over the 255 levels of uint8 (the min times the weight's column
+      sums is added back after the product). A token with a large value no longer coarsens
+      every other token, and a text's vector does not depend on what else is in its batch, so
+      windows are batched again;
+    - SmoothQuant: before Q/K/V, the attention output and the FFN input, the activation's
+      channels are divided by s_c = sqrt(max|x_c| / max|W_c|) and the weight's rows multiplied
+      by it (those weights are then quantized again per column), which moves the few outlier
+      channels' range into the weights. The maxima were fitted on the turns of the first
+      retrieval data set (``SMOOTHING_FILE``, bench/retrieval/quant_variants.py fit);
+    - the FFN's second product reads GELU's output + 0.17 (never negative) as uint8 over all 255
+      levels; the shift times the weight's column sums is taken back out after the product.
+
+    Standard ONNX ops only (MatMulInteger on MLAS's uint8 x int8 kernels). Cosine to the default
+    model's vectors 0.9996 on average, 0.999 at worst on 2,800 real texts; hybrid retrieval on both
+    data sets within the benchmark's noise; about 0.6 of the default's CPU per query
+    (bench/NOTES.md, issue 25 third round).
+    """
+
+    #: 1: symmetric per-row scales, alpha 0.75 (never shipped: mnemo hybrid R@5 -0.005, outside
+    #: its noise); 2: min-max per row, alpha 0.5.
+    RECIPE = 2
+    name = f"all-MiniLM-L6-v2-onnx-int8-rowwise-r{RECIPE}"
+    CACHE_PREFIX = "minilm-int8-rowwise"
+    SMOOTHING_FILE = Path(__file__).with_name("embedding_smoothing.json")
+    SMOOTHING_ALPHA = 0.5
+
+    def __init__(self, *, cache_dir: str | Path | None = None, batch_size: int = 32, **kwargs: Any) -> None:
+        super().__init__(cache_dir=cache_dir, **kwargs)
+        # Batch-independent (per-token scales, integer products): windows go in batches again.
+        self._batch_size = max(1, batch_size)
+
+    def _derivation_inputs(self) -> bytes:
+        return self.SMOOTHING_FILE.read_bytes()
+
+    @classmethod
+    def derive(cls, source: Path) -> bytes:  # type: ignore[override]
+        """The row-wise int8 graph of ``source``: the same bytes for the same source file and
+        smoothing file. A source other than the one the maxima were fitted on is refused."""
+        fitted = json.loads(cls.SMOOTHING_FILE.read_text())
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        if fitted["source_sha256"] != digest:
+            raise EmbedderUnavailable(
+                f"{cls.SMOOTHING_FILE.name} was fitted on another model file ({fitted['source_sha256'][:12]}, "
+                f"not {digest[:12]}): refit it with bench/retrieval/quant_variants.py fit"
+            )
+        maxima = {name: np.asarray(values, dtype=np.float32) for name, values in fitted["maxima"].items()}
+        return rowquant_graph(source, smooth=(cls.SMOOTHING_ALPHA, maxima), shift_gelu=True, asymmetric=True)
+
+
+#: Just above GELU's smallest value (-0.16997, at x = -0.75).
+GELU_SHIFT = 0.17
+
+#: The six weight products of each encoder layer, in graph order.
+ROLES = ("q", "k", "v", "attn_out", "ffn_in", "ffn_out")
+
+
+def rowquant_roles(model: Any) -> tuple[list[Any], dict[str, str], dict[str, tuple[str, str]]]:
+    """The shipped graph's MatMuls by an int8 weight, each one's role (``ROLES``, by position in
+    its layer) and, per dequantized weight, its int8 initializer and per-column scale."""
+    producers = {out: node for node in model.graph.node for out in node.output}
+    dequant: dict[str, tuple[str, str]] = {}
+    for node in model.graph.node:
+        if node.op_type != "Mul":
+            continue
+        cast = producers.get(node.input[0])
+        if cast is not None and cast.op_type == "Cast" and cast.input[0].endswith("_q"):
+            dequant[node.output[0]] = (cast.input[0], node.input[1])
+    matmuls = [n for n in model.graph.node if n.op_type == "MatMul" and n.input[1] in dequant]
+    roles = {n.output[0]: ROLES[i % len(ROLES)] for i, n in enumerate(matmuls)}
+    return matmuls, roles, dequant
+
+
+def rowquant_graph(
+    source: Path,
+    *,
+    exclude: frozenset[str] | set[str] = frozenset(),
+    smooth: tuple[float, dict[str, np.ndarray]] | None = None,
+    shift_gelu: bool = False,
+    asymmetric: bool = False,
+) -> bytes:
+    """The shipped graph with integer products: each MatMul by an int8 weight (except those
+    ``exclude`` names) becomes MatMulInteger of the activation quantized per row (per token;
+    symmetric, scale max|x|/127, or with ``asymmetric`` min to max over 255 levels) by the file's
+    own int8 weight, rescaled in float by the row's scale and the weight's per-column scale.
+    Standard ONNX ops only; a token's result does not depend on the other rows of the batch.
+
+    ``smooth``: (alpha, per-activation channel maxima) migrates activation outliers into the
+    weights (SmoothQuant): x / s_c and W's row c × s_c, s_c = max|x_c|^a / max|W_c|^(1-a); the
+    scaled weights are quantized again per column (symmetric, max/127).
+
+    ``shift_gelu``: the FFN's second product reads GELU's output + ``GELU_SHIFT`` as uint8 from 0
+    (its own quantization, whatever ``asymmetric`` says, and not smoothed: smoothing GELU's
+    outputs made the vectors worse)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(source))
+    graph = model.graph
+    matmuls, roles, dequant = rowquant_roles(model)
+    # A product stays float if its role ("ffn_out"), its layer ("L5") or both ("ffn_out@5") is excluded.
+    chosen = {
+        id(n)
+        for i, n in enumerate(matmuls)
+        if not {roles[n.output[0]], f"L{i // len(ROLES)}", f"{roles[n.output[0]]}@{i // len(ROLES)}"} & set(exclude)
+    }
+    inits = {i.name: i for i in graph.initializer}
+    consumers: dict[str, list[Any]] = {}
+    for n in matmuls:
+        if id(n) in chosen:
+            consumers.setdefault(n.input[0], []).append(n)
+    extra: list[Any] = []
+
+    made: dict[str, np.ndarray] = {}
+
+    def const(name: str, value: np.ndarray) -> str:
+        extra.append(numpy_helper.from_array(value, name))
+        made[name] = value
+        return name
+
+    def array(name: str) -> np.ndarray:
+        return made[name] if name in made else numpy_helper.to_array(inits[name])
+
+    eps = const("rq_eps", np.array(1e-12, dtype=np.float32))
+    c127 = const("rq_127", np.array(127.0, dtype=np.float32))
+    inv127 = const("rq_inv127", np.array(1 / 127, dtype=np.float32))
+    one = const("rq_1", np.array(1.0, dtype=np.float32))
+    zp128 = const("rq_zp128", np.array(128, dtype=np.uint8))
+    zp0 = const("rq_zp0", np.array(0, dtype=np.uint8))
+    zero_points: dict[str, str] = {}
+    lows: dict[str, str] = {}  # activation: its rows' minima (asymmetric)
+    nodes: list[Any] = []
+    quantized: dict[str, tuple[str, tuple[str, str]]] = {}  # activation: (int8 tensor, (row max, 1/levels))
+    weights: dict[str, tuple[str, str]] = {}
+    used: set[str] = set()
+    for node in graph.node:
+        if id(node) not in chosen:
+            nodes.append(node)
+            continue
+        x = node.input[0]
+        shifted = shift_gelu and roles[node.output[0]] == "ffn_out"
+        if x not in quantized:
+            p = f"rq_{len(quantized)}"
+            source_x = x
+            if smooth is not None and not shifted:
+                alpha, maxima = smooth
+                w_rows = np.max(
+                    [np.abs(_dequantized(inits, dequant[n.input[1]])).max(axis=1) for n in consumers[x]], axis=0
+                )
+                s_c = (np.maximum(maxima[x], 1e-5) ** alpha / np.maximum(w_rows, 1e-5) ** (1 - alpha)).astype(
+                    np.float32
+                )
+                for n in consumers[x]:
+                    w = _dequantized(inits, dequant[n.input[1]]) * s_c[:, None]
+                    scale = np.maximum(np.abs(w).max(axis=0, keepdims=True), 1e-12) / 127
+                    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+                    weights[n.output[0]] = (
+                        const(f"{p}_{n.output[0]}_wq", q),
+                        const(f"{p}_{n.output[0]}_ws", scale.astype(np.float32)),
+                    )
+                inv_s = const(f"{p}_inv_smooth", (1 / s_c).astype(np.float32))
+                nodes.append(helper.make_node("Mul", [x, inv_s], [f"{p}_xs"]))
+                source_x = f"{p}_xs"
+            if shifted:
+                # GELU's output is at least -0.17: x + 0.17 >= 0 gets all 255 levels of uint8
+                # (zero point 0); the shift times the weight's column sums goes into the bias.
+                shift = const(f"{p}_shift", np.array(GELU_SHIFT, dtype=np.float32))
+                c255 = const(f"{p}_255", np.array(255.0, dtype=np.float32))
+                inv255 = const(f"{p}_inv255", np.array(1 / 255, dtype=np.float32))
+                nodes += [
+                    helper.make_node("Add", [x, shift], [f"{p}_pos"]),
+                    helper.make_node("ReduceMax", [f"{p}_pos"], [f"{p}_max"], axes=[-1], keepdims=1),
+                    helper.make_node("Max", [f"{p}_max", eps], [f"{p}_m"]),
+                    helper.make_node("Div", [c255, f"{p}_m"], [f"{p}_inv"]),
+                    helper.make_node("Mul", [f"{p}_pos", f"{p}_inv"], [f"{p}_scaled"]),
+                    helper.make_node("QuantizeLinear", [f"{p}_scaled", one, zp0], [f"{p}_q"]),
+                ]
+                quantized[x] = (f"{p}_q", (f"{p}_m", inv255))
+        if x not in quantized and asymmetric:
+            # Per row, min to max over the 255 levels of uint8 (zero point 0): x = s*q + min, so
+            # x.W = s*(q.W) + min * (column sums of W), the second term added after the product.
+            c255 = const(f"{p}_255", np.array(255.0, dtype=np.float32))
+            inv255 = const(f"{p}_inv255", np.array(1 / 255, dtype=np.float32))
+            nodes += [
+                helper.make_node("ReduceMax", [source_x], [f"{p}_hi"], axes=[-1], keepdims=1),
+                helper.make_node("ReduceMin", [source_x], [f"{p}_lo"], axes=[-1], keepdims=1),
+                helper.make_node("Sub", [f"{p}_hi", f"{p}_lo"], [f"{p}_span"]),
+                helper.make_node("Max", [f"{p}_span", eps], [f"{p}_m"]),
+                helper.make_node("Div", [c255, f"{p}_m"], [f"{p}_inv"]),
+                helper.make_node("Sub", [source_x, f"{p}_lo"], [f"{p}_pos"]),
+                helper.make_node("Mul", [f"{p}_pos", f"{p}_inv"], [f"{p}_scaled"]),
+                helper.make_node("QuantizeLinear", [f"{p}_scaled", one, zp0], [f"{p}_q"]),
+            ]
+            quantized[x] = (f"{p}_q", (f"{p}_m", inv255))
+            lows[x] = f"{p}_lo"
+        if x not in quantized:
+            nodes += [
+                helper.make_node("Abs", [source_x], [f"{p}_abs"]),
+                helper.make_node("ReduceMax", [f"{p}_abs"], [f"{p}_max"], axes=[-1], keepdims=1),
+                helper.make_node("Max", [f"{p}_max", eps], [f"{p}_m"]),
+                helper.make_node("Div", [c127, f"{p}_m"], [f"{p}_inv"]),
+                helper.make_node("Mul", [source_x, f"{p}_inv"], [f"{p}_scaled"]),
+                # Stored as uint8 with zero point 128: MLAS has packed VNNI/AVX2 kernels for
+                # uint8 x int8, while its int8 x int8 path is twenty times slower on x86.
+                # QuantizeLinear with scale 1 is Round, + 128 and the cast in one pass.
+                helper.make_node("QuantizeLinear", [f"{p}_scaled", one, zp128], [f"{p}_q"]),
+            ]
+            quantized[x] = (f"{p}_q", (f"{p}_m", inv127))
+            zero_points[x] = zp128
+        xq, s = quantized[x]
+        out = node.output[0]
+        wq, ws = weights.get(out) or dequant[node.input[1]]
+        if out not in weights:
+            used.add(node.input[1])
+        # Each product gets its own Mul(row maximum, 1/levels), so that onnxruntime fuses
+        # MatMulInteger, Cast and that Mul into one MatMulIntegerToFloat (rescaled in the integer
+        # kernel's output loop); a Mul shared by Q, K and V is not fused. The per-column weight
+        # scale stays a Mul of its own: with a per-row a_scale and a per-column b_scale,
+        # MatMulIntegerToFloat (onnxruntime 1.31) multiplies by the wrong elements.
+        m, levels = s
+        nodes += [
+            helper.make_node(
+                "MatMulInteger", [xq, wq, *([zero_points[x]] if x in zero_points else [])], [f"{out}_i32"]
+            ),
+            helper.make_node("Cast", [f"{out}_i32"], [f"{out}_f"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [m, levels], [f"{out}_rows"]),
+            helper.make_node("Mul", [f"{out}_f", f"{out}_rows"], [f"{out}_fs"]),
+            helper.make_node("Mul", [f"{out}_fs", ws], [f"{out}_unshifted" if shifted or x in lows else out]),
+        ]
+        if x in lows:
+            w = array(wq).astype(np.float32) * array(ws).reshape(1, -1)
+            sums = const(f"{out}_colsum", w.sum(axis=0).astype(np.float32))
+            nodes += [
+                helper.make_node("Mul", [lows[x], sums], [f"{out}_lowfix"]),
+                helper.make_node("Add", [f"{out}_unshifted", f"{out}_lowfix"], [out]),
+            ]
+        if shifted:
+            w = array(wq).astype(np.float32) * array(ws)
+            fix = const(f"{out}_shift_fix", (-GELU_SHIFT * w.sum(axis=0)).astype(np.float32))
+            nodes.append(helper.make_node("Add", [f"{out}_unshifted", fix], [out]))
+    # The float copies of the replaced weights are no longer read: drop their Cast and Mul.
+    still_read = {i for n in nodes for i in n.input}
+    keep = []
+    for n in nodes:
+        if n.op_type == "Mul" and n.output[0] in dequant and n.output[0] not in still_read:
+            continue
+        keep.append(n)
+    still_read = {i for n in keep for i in n.input}
+    keep = [n for n in keep if not (n.op_type == "Cast" and n.output[0] not in still_read and n.input[0] in inits)]
+    del graph.node[:]
+    graph.node.extend(keep)
+    still_read = {i for n in keep for i in n.input}
+    live = [i for i in graph.initializer if i.name in still_read]
+    del graph.initializer[:]
+    graph.initializer.extend(live + [i for i in extra if i.name in still_read])
+    return model.SerializeToString()
+
+
+def _dequantized(inits: dict[str, Any], pair: tuple[str, str]) -> np.ndarray:
+    from onnx import numpy_helper
+
+    q, scale = pair
+    return numpy_helper.to_array(inits[q]).astype(np.float32) * numpy_helper.to_array(inits[scale])
 
 
 class _DropRecordsFrom(logging.Filter):
@@ -350,6 +630,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 EMBEDDERS: dict[str, str] = {
     "minilm-int8": "memories.embedding.MiniLMInt8Embedder",
     "minilm-int8-dynamic": "memories.embedding.MiniLMDynamicInt8Embedder",
+    "minilm-int8-rowwise": "memories.embedding.MiniLMRowInt8Embedder",
 }
 
 _embedder: Embedder | None = None

@@ -283,9 +283,9 @@ CELERY_TIMEZONE = "UTC"
 
 # --- Mnemo ---------------------------------------------------------------------------------------
 MNEMO_EMBEDDER = env("MNEMO_EMBEDDER", default="minilm-int8")
-# Where a derived model graph is kept (minilm-int8-dynamic derives its int8 graph from the
-# shipped file once, then every process loads it from here; a folder it cannot write only costs
-# each process a few seconds of deriving).
+# Where a derived model graph is kept (minilm-int8-dynamic and minilm-int8-rowwise derive an int8
+# graph from the shipped file once, then every process loads it from here; a folder it cannot
+# write only costs each process a few seconds of deriving).
 MNEMO_EMBED_CACHE_DIR = (
     Path(env("MNEMO_EMBED_CACHE_DIR", default=str(MNEMO_DATA_DIR / "models"))).expanduser().resolve()
 )

@@ -1,0 +1,141 @@
+"""minilm-int8-rowwise: the shipped MiniLM with integer products whose activations are quantized
+per token (issue 25, third round).
+
+Its graph is derived from the shipped file and a fitted smoothing file, and cached like
+minilm-int8-dynamic's (whose cache tests cover the shared machinery: corrupt files, unwritable
+folders, concurrent processes). These tests check what differs: its vectors are much closer to the
+reference model's, a text's vector does not depend on its batch (so windows are batched), the
+integer products use the shipped file's own int8 weights, the derivation is deterministic and
+keyed by the smoothing file too, and a smoothing file fitted on another model file is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+from core.errors import EmbeddingError
+from memories.embedding import (
+    EMBEDDERS,
+    MiniLMDynamicInt8Embedder,
+    MiniLMInt8Embedder,
+    MiniLMRowInt8Embedder,
+    rowquant_graph,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sentences() -> list[str]:
+    """Real text of both retrieval data sets: turns as they are stored, and questions as searched."""
+    texts: list[str] = []
+    for name in ("conversations.json", "chat.json"):
+        data = json.loads((ROOT / "bench" / "retrieval" / name).read_text())
+        turns = [
+            f"{t['speaker']}: {t['text']}" for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+        ]
+        texts += turns[::50] + [q["question"] for q in data["questions"][::25]]
+    return texts
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory) -> Path:
+    """A cache folder the module derives into once."""
+    folder = tmp_path_factory.mktemp("models")
+    embedder = MiniLMRowInt8Embedder(cache_dir=folder)
+    embedder.embed(["derive"])
+    assert embedder.model_source == "derived"
+    return folder
+
+
+def test_its_vectors_are_close_to_the_reference_embedders_on_real_sentences(cache_dir):
+    """Bound: on 2,800 texts of the two data sets the lowest cosine measured was 0.9990, the mean
+    0.9996 (bench/NOTES.md); 0.997 and 0.999 leave room for another CPU's kernels but fail the
+    per-tensor recipe of minilm-int8-dynamic (0.980 at worst, 0.993 on average) and a graph whose
+    rescaling multiplies by the wrong elements (cosine 0.10 once, see rowquant_graph)."""
+    texts = _sentences()
+    assert len(texts) > 250
+    reference = np.array(MiniLMInt8Embedder(threads=1).embed(texts))
+    derived = np.array(MiniLMRowInt8Embedder(cache_dir=cache_dir, threads=1).embed(texts))
+    cosines = (reference * derived).sum(axis=1)
+    assert cosines.min() >= 0.997, texts[int(cosines.argmin())]
+    assert cosines.mean() >= 0.999
+    assert not np.allclose(reference, derived, atol=1e-4)  # it is another graph, not the same one
+
+
+def test_a_text_gets_the_same_vector_alone_and_in_a_batch(cache_dir):
+    """Each token's activations have their own scale and the products are integer, so a padded
+    batch does not change a text's vector (bit for bit on the machine it was measured on): the
+    worker's batches store what a query alone would get, and windows are batched again."""
+    texts = _sentences()[:48]
+    embedder = MiniLMRowInt8Embedder(cache_dir=cache_dir, batch_size=32)
+    assert embedder._batch_size == 32
+    batch = np.array(embedder.embed(texts))
+    alone = np.array([embedder.embed([text])[0] for text in texts])
+    assert np.abs(batch - alone).max() < 1e-5
+
+
+def test_the_integer_products_use_the_shipped_int8_weights():
+    """Without smoothing, every weight of an integer product is the shipped file's own int8
+    tensor: nothing is quantized a second time (the default model computes with these)."""
+    source = MiniLMInt8Embedder._shipped_model()
+    shipped = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(source)).graph.initializer}
+    graph = onnx.load_from_string(rowquant_graph(source)).graph
+    weights = {i.name: i for i in graph.initializer}
+    products = [n for n in graph.node if n.op_type == "MatMulInteger"]
+    assert len(products) == 36
+    for node in products:
+        assert node.input[1] in shipped and shipped[node.input[1]].dtype == np.int8
+        assert np.array_equal(numpy_helper.to_array(weights[node.input[1]]), shipped[node.input[1]])
+    assert not [n for n in graph.node if n.op_type == "MatMul" and n.input[1] in weights]
+
+
+def test_the_derivation_is_deterministic():
+    source = MiniLMInt8Embedder._shipped_model()
+    assert MiniLMRowInt8Embedder.derive(source) == MiniLMRowInt8Embedder.derive(source)
+
+
+def test_a_second_load_reads_the_cache(cache_dir, monkeypatch):
+    def refuse(source):
+        raise AssertionError("derived again")
+
+    monkeypatch.setattr(MiniLMRowInt8Embedder, "derive", staticmethod(refuse))
+    embedder = MiniLMRowInt8Embedder(cache_dir=cache_dir)
+    assert len(embedder.embed(["from the cache"])[0]) == 384
+    assert embedder.model_source == "cache"
+
+
+def test_another_smoothing_file_is_another_cache_entry(cache_dir, tmp_path, monkeypatch):
+    """The fitted maxima are an input of the derivation: a refit must not load the old graph."""
+    fitted = json.loads(MiniLMRowInt8Embedder.SMOOTHING_FILE.read_text())
+    first = next(iter(fitted["maxima"]))
+    fitted["maxima"][first][0] *= 2
+    refit = tmp_path / "refit.json"
+    refit.write_text(json.dumps(fitted))
+    monkeypatch.setattr(MiniLMRowInt8Embedder, "SMOOTHING_FILE", refit)
+    embedder = MiniLMRowInt8Embedder(cache_dir=cache_dir)
+    embedder.embed(["refit"])
+    assert embedder.model_source == "derived"
+    assert len(list(cache_dir.glob("minilm-int8-rowwise-*.onnx"))) == 2
+
+
+def test_a_smoothing_file_fitted_on_another_model_is_refused(tmp_path, monkeypatch):
+    fitted = json.loads(MiniLMRowInt8Embedder.SMOOTHING_FILE.read_text())
+    fitted["source_sha256"] = "0" * 64
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(fitted))
+    monkeypatch.setattr(MiniLMRowInt8Embedder, "SMOOTHING_FILE", other)
+    with pytest.raises(EmbeddingError, match="fitted on another model file"):
+        MiniLMRowInt8Embedder(cache_dir=tmp_path).embed(["no"])
+
+
+def test_its_name_and_cache_file_differ_from_the_other_embedders():
+    assert len({MiniLMRowInt8Embedder.name, MiniLMDynamicInt8Embedder.name, MiniLMInt8Embedder.name}) == 3
+    assert f"r{MiniLMRowInt8Embedder.RECIPE}" in MiniLMRowInt8Embedder.name
+    assert MiniLMRowInt8Embedder.CACHE_PREFIX != MiniLMDynamicInt8Embedder.CACHE_PREFIX
+    assert EMBEDDERS["minilm-int8-rowwise"] == "memories.embedding.MiniLMRowInt8Embedder"
