@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +64,25 @@ def run(data_dir: Path, dataset: str, out: Path) -> None:
     print(f"{len(rows)} questions, embedder {get_embedder().name}, stored {stored} -> {out}")
 
 
-def compare(before_path: Path, after_path: Path, *, rounds: int = 2000, seed: int = 25) -> dict[str, Any]:
+def compare(
+    before_path: Path,
+    after_path: Path,
+    *,
+    also: Sequence[tuple[Path, Path]] = (),
+    rounds: int = 2000,
+    seed: int = 25,
+) -> dict[str, Any]:
     import numpy as np
 
     before, after = json.loads(before_path.read_text()), json.loads(after_path.read_text())
+    for more_before, more_after in also:  # pooled: the questions of several data sets as one sample
+        for mine, path in ((before, more_before), (after, more_after)):
+            extra = json.loads(path.read_text())
+            mine["dataset"] = f"{mine['dataset']}+{extra['dataset']}"
+            mine["questions"] = {
+                **mine["questions"],
+                **{f"{extra['dataset']}:{k}": v for k, v in extra["questions"].items()},
+            }
     ids = sorted(set(before["questions"]) & set(after["questions"]))
     types = sorted({before["questions"][i]["type"] for i in ids}) + ["all"]
     rng = np.random.default_rng(seed)
@@ -167,11 +183,20 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
     c.add_argument("--json", type=Path, help="write the comparison here")
+    c.add_argument(
+        "--also",
+        nargs=2,
+        type=Path,
+        action="append",
+        default=[],
+        metavar=("BEFORE", "AFTER"),
+        help="another data set's pair of files, pooled with the first (repeatable)",
+    )
     args = parser.parse_args(argv)
     if args.command == "run":
         run(args.data_dir, args.dataset, args.out)
         return
-    result = compare(args.before, args.after)
+    result = compare(args.before, args.after, also=[tuple(pair) for pair in args.also])
     print("\n".join(render(result)))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")

@@ -19,20 +19,9 @@ import numpy as np
 import pytest
 
 from memories.embedding import EMBEDDERS, MiniLMDynamicInt8Embedder, MiniLMInt8Embedder
+from tests.memories.texts import real_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _sentences() -> list[str]:
-    """Real text of both retrieval data sets: turns as they are stored, and questions as searched."""
-    texts: list[str] = []
-    for name in ("conversations.json", "chat.json"):
-        data = json.loads((ROOT / "bench" / "retrieval" / name).read_text())
-        turns = [
-            f"{t['speaker']}: {t['text']}" for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
-        ]
-        texts += turns[::50] + [q["question"] for q in data["questions"][::25]]
-    return texts
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +43,7 @@ def test_its_vectors_agree_with_the_reference_embedder_on_real_sentences(cache_d
     """Bound: on 1,000 texts of the two data sets the lowest cosine measured was 0.979, the mean
     0.9925 (bench/NOTES.md, 2026-11-26); 0.97 and a mean of 0.985 leave room for another CPU's
     kernels without letting a broken derivation (one scale per tensor: 0.90 at worst) pass."""
-    texts = _sentences()
+    texts = real_sentences()
     assert len(texts) > 250
     reference = np.array(MiniLMInt8Embedder(threads=1).embed(texts))
     derived = np.array(MiniLMDynamicInt8Embedder(cache_dir=cache_dir, threads=1).embed(texts))
@@ -68,7 +57,7 @@ def test_a_text_gets_the_same_vector_alone_and_in_a_batch(cache_dir):
     """The activations are quantized per tensor: in a padded batch a text's vector would depend on
     its neighbours (cosine 0.974 at worst on chat turns in batches of 32). The embedder runs one
     window at a time, so the worker's batches store what a query alone would get."""
-    texts = _sentences()[:40]
+    texts = real_sentences()[:40]
     embedder = MiniLMDynamicInt8Embedder(cache_dir=cache_dir, batch_size=32)
     batch = np.array(embedder.embed(texts))
     alone = np.array([embedder.embed([text])[0] for text in texts])

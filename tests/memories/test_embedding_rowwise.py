@@ -27,20 +27,7 @@ from memories.embedding import (
     MiniLMRowInt8Embedder,
     rowquant_graph,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _sentences() -> list[str]:
-    """Real text of both retrieval data sets: turns as they are stored, and questions as searched."""
-    texts: list[str] = []
-    for name in ("conversations.json", "chat.json"):
-        data = json.loads((ROOT / "bench" / "retrieval" / name).read_text())
-        turns = [
-            f"{t['speaker']}: {t['text']}" for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
-        ]
-        texts += turns[::50] + [q["question"] for q in data["questions"][::25]]
-    return texts
+from tests.memories.texts import real_sentences
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +45,7 @@ def test_its_vectors_are_close_to_the_reference_embedders_on_real_sentences(cach
     0.9996 (bench/NOTES.md); 0.997 and 0.999 leave room for another CPU's kernels but fail the
     per-tensor recipe of minilm-int8-dynamic (0.980 at worst, 0.993 on average) and a graph whose
     rescaling multiplies by the wrong elements (cosine 0.10 once, see rowquant_graph)."""
-    texts = _sentences()
+    texts = real_sentences()
     assert len(texts) > 250
     reference = np.array(MiniLMInt8Embedder(threads=1).embed(texts))
     derived = np.array(MiniLMRowInt8Embedder(cache_dir=cache_dir, threads=1).embed(texts))
@@ -72,7 +59,7 @@ def test_a_text_gets_the_same_vector_alone_and_in_a_batch(cache_dir):
     """Each token's activations have their own scale and the products are integer, so a padded
     batch does not change a text's vector (bit for bit on the machine it was measured on): the
     worker's batches store what a query alone would get, and windows are batched again."""
-    texts = _sentences()[:48]
+    texts = real_sentences()[:48]
     embedder = MiniLMRowInt8Embedder(cache_dir=cache_dir, batch_size=32)
     assert embedder._batch_size == 32
     batch = np.array(embedder.embed(texts))
