@@ -511,7 +511,14 @@ def generic_namespace_rows() -> float | None:
     share as 1 / n_distinct (no more than the most common value's) and an array of unknown
     length as 10 values: 1 - (1 - share)^10 of the table. With few namespaces in a large table
     that is most of it, and the generic plan reads the whole table (two namespaces of 100k and
-    500 memories: 145 ms instead of 2.3, bench/NOTES.md)."""
+    500 memories: 145 ms instead of 2.3, bench/NOTES.md).
+
+    A table not analyzed yet (new, or filled within the last minute, before autovacuum's first
+    ANALYZE) of at most MNEMO_SEARCH_EXACT_MAX rows: its row count, which bounds what any filter
+    on it selects. Why: a benchmark (make bench-peers) or a new installation searches right after
+    loading its memories, and with None every search planned its statement anew (PostgreSQL CPU
+    4.8 instead of about 2.5 ms per search at 460 memories, bench/NOTES.md "search statement's
+    wall"). A larger table without statistics stays None (planned per search)."""
 
     def count() -> float | None:
         with connection.cursor() as cursor:
@@ -521,8 +528,12 @@ def generic_namespace_rows() -> float | None:
                 " WHERE c.oid = 'memories_memory'::regclass AND s.schemaname = current_schema()"
             )
             row = cursor.fetchone()
-        if row is None or row[0] is None or row[0] <= 0 or not row[1]:
-            return None
+            if row is None or row[0] is None or row[0] <= 0 or not row[1]:
+                # Without statistics: how many rows the table holds, counted up to one past the bound.
+                bound = settings.MNEMO_SEARCH_EXACT_MAX
+                cursor.execute("SELECT count(*) FROM (SELECT FROM memories_memory LIMIT %s) t", [bound + 1])
+                (held,) = cursor.fetchone()
+                return float(held) if held <= bound else None
         rows, n_distinct, most_common = float(row[0]), float(row[1]), row[2]
         distinct = -n_distinct * rows if n_distinct < 0 else n_distinct
         share = 1.0 / max(distinct, 1.0)

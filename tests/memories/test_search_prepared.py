@@ -113,3 +113,40 @@ def test_a_table_of_few_large_namespaces_is_planned_per_search(ns):
     before = prepared_search_statements()
     assert hits(ns, QUERIES[0])
     assert runs_since(before) == []
+
+
+def test_a_table_not_analyzed_yet_is_prepared_with_the_same_hits(user):
+    """Memories searched right after they are stored, before autovacuum's first ANALYZE (a new
+    installation, make bench-peers): the table's row count bounds what the generic plan expects,
+    so the statement is prepared, planned generically, and finds what the inlined one does."""
+    namespace = ensure_user_namespace(user)
+    for text in FACTS:
+        services.add_memory(actor=user, namespace=namespace, content=text, run_async=False)
+    with connection.cursor() as cursor:
+        # No statistics, as before the first ANALYZE (undone with the test's transaction).
+        cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'memories_memory'::regclass")
+        cursor.execute("UPDATE pg_class SET reltuples = -1 WHERE oid = 'memories_memory'::regclass")
+    forget_namespace_stats()
+    assert generic_namespace_rows() is not None and generic_namespace_rows() <= 5000
+    before = prepared_search_statements()
+    with override_settings(MNEMO_SEARCH_PREPARED=False):
+        inlined = [hits(namespace, q) for q in QUERIES]
+    prepared = [hits(namespace, q) for q in QUERIES]
+    assert prepared == inlined and any(inlined)
+    assert runs_since(before) == [(len(QUERIES), 0)]
+    with connection.cursor() as cursor:
+        # The generic plan reads the namespace through its index, as an analyzed table's does.
+        cursor.execute(
+            "EXPLAIN (GENERIC_PLAN) SELECT id FROM memories_memory m WHERE m.namespace_id = ANY($1::bigint[]) "
+            "AND m.status = 'ready' AND m.forgotten_at IS NULL"
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index" in plan, plan
+
+
+def test_a_large_table_not_analyzed_yet_is_planned_per_search(ns):
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'memories_memory'::regclass")
+    forget_namespace_stats()
+    with override_settings(MNEMO_SEARCH_EXACT_MAX=len(FACTS) - 1):
+        assert generic_namespace_rows() is None

@@ -1,0 +1,171 @@
+"""Where the search statement's wall time goes (issue 25): the ``search-sql`` interval of
+memories/selectors.py ``search_memories`` split into its pieces, in process, against an
+embedded PostgreSQL in its own folder (bench/standalone.py), a namespace of the retrieval
+benchmark's size (500 memories), the query-vector cache off (every search embeds its query right
+before the statement, as in ``make bench-peers``), the table's statistics removed as before
+autovacuum's first ANALYZE (as when ``make bench-peers`` searches right after loading), or
+kept (``--analyzed``: the steady state).
+
+Per search: the interval (Server-Timing's ``search-sql``), and inside it the Python before the
+statement (search_plan, the generic-plan check, the cursor), psycopg's execute, fetchall; the
+PostgreSQL backend's own CPU and run-queue wait during the search (/proc/<pid>/schedstat, in
+nanoseconds) and this thread's. Two variants alternate search by search, so both see the same
+machine: "before", the statement planned per search with its values inlined (what
+``generic_namespace_rows`` gave a table without statistics before: None), and "after" (this
+checkout: the prepared statement's generic plan, the table's row count bounding it).
+
+    .venv/bin/python bench/sql_wall.py [--memories 460] [--searches 300] [--analyzed]
+
+Writes bench/results/sql-wall/<date>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "sql-wall"
+sys.path.insert(0, str(ROOT))
+
+
+def schedstat(path: str) -> tuple[int, int]:
+    """(on-CPU ns, run-queue wait ns) of a task so far."""
+    with open(path) as f:
+        run, wait, _ = f.read().split()
+    return int(run), int(wait)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memories", type=int, default=500)
+    parser.add_argument("--searches", type=int, default=400)
+    parser.add_argument("--analyzed", action="store_true", help="keep the table's statistics (the steady state)")
+    args = parser.parse_args()
+    os.environ["MNEMO_EMBEDDER_THREADS"] = "1"  # as in a web process (config/gunicorn.py)
+    from bench.standalone import seeded_namespace, setup_django
+
+    setup_django("mnemo-sqlwall-", MNEMO_QUERY_VECTOR_CACHE="0")
+    import psycopg
+    from django.db import connection
+
+    import memories.selectors as selectors
+    from bench.run import OBJECTS, VERBS
+
+    _, _, namespace = seeded_namespace(args.memories)
+    with connection.cursor() as cursor:
+        if args.analyzed:
+            cursor.execute("SELECT 1")
+        else:
+            cursor.execute("DELETE FROM pg_statistic WHERE starelid = 'memories_memory'::regclass")
+            cursor.execute("UPDATE pg_class SET reltuples = -1 WHERE oid = 'memories_memory'::regclass")
+    selectors.forget_namespace_stats()
+    assert selectors.generic_namespace_rows() is not None  # this checkout: "after" is prepared
+    rng = random.Random(5)
+    queries = [f"when did they {rng.choice(VERBS)} the {rng.choice(OBJECTS)}?" for _ in range(args.searches)]
+
+    piece: dict[str, float] = {}
+    timings: dict[str, float] = {}
+    real_add_timing = selectors.add_timing
+    selectors.add_timing = lambda phase, seconds: (timings.__setitem__(phase, seconds), real_add_timing(phase, seconds))
+
+    def timed(name: str, fn: Any) -> Any:
+        def wrapper(*a: Any, **kw: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                piece[name] = piece.get(name, 0.0) + time.perf_counter() - started
+
+        return wrapper
+
+    real_plan, real_generic, real_cursor = (
+        selectors.search_plan,
+        selectors._generic_plan_reads_the_index,
+        selectors._search_cursor,
+    )
+    real_execute, real_fetchall = psycopg.Cursor.execute, psycopg.Cursor.fetchall
+    selectors._search_cursor = timed("cursor", real_cursor)
+    psycopg.Cursor.execute = timed("execute", real_execute)  # type: ignore[method-assign]
+    psycopg.Cursor.fetchall = timed("fetchall", real_fetchall)  # type: ignore[method-assign]
+
+    def search(q: str) -> list[Any]:
+        return selectors.search_memories(namespace_ids=[namespace.id], query=q, limit=5)
+
+    def generic_check(variant: str) -> Any:
+        return (lambda: False) if variant == "before" else timed("generic_check", real_generic)
+
+    for q in queries[:30]:  # warm: caches of statistics, the prepared statement
+        for variant in ("before", "after"):
+            selectors._generic_plan_reads_the_index = generic_check(variant)
+            search(q)
+    backend = connection.connection.info.backend_pid
+    me = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+    samples: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    found: dict[str, list[Any]] = {"before": [], "after": []}
+    order = [(q, v) for j, q in enumerate(queries) for v in (("before", "after") if j % 2 else ("after", "before"))]
+    for q, variant in order:
+        selectors._generic_plan_reads_the_index = generic_check(variant)
+        piece.clear()
+        timings.clear()
+        # search_plan is also called before the interval (by _search_sql): time only the call in it.
+        calls = {"n": 0}
+
+        def plan(ids: list[int], _calls: dict = calls) -> Any:
+            _calls["n"] += 1
+            if _calls["n"] == 2:
+                return timed("search_plan", real_plan)(ids)
+            return real_plan(ids)
+
+        selectors.search_plan = plan
+        b0, m0 = schedstat(f"/proc/{backend}/schedstat"), schedstat(me)
+        found[variant].append([(h.memory.id, h.score) for h in search(q)])
+        b1, m1 = schedstat(f"/proc/{backend}/schedstat"), schedstat(me)
+        sql = timings["search-sql"]
+        samples[variant].append(
+            {
+                "search_sql": sql * 1000,
+                **{k: v * 1000 for k, v in piece.items()},
+                "backend_cpu": (b1[0] - b0[0]) / 1e6,
+                "backend_runqueue": (b1[1] - b0[1]) / 1e6,
+                "client_runqueue": (m1[1] - m0[1]) / 1e6,
+            }
+        )
+    selectors.search_plan = real_plan
+    summary = {}
+    for variant, rows in samples.items():
+        keys = sorted({k for r in rows for k in r})
+        summary[variant] = {k: round(statistics.median(r.get(k, 0.0) for r in rows), 3) for k in keys}
+        summary[variant]["execute_minus_backend_cpu"] = round(
+            statistics.median(r["execute"] - r["backend_cpu"] for r in rows), 3
+        )
+        summary[variant]["n"] = len(rows)
+    summary["same_hits"] = found["before"] == found["after"]
+    summary["ratio_search_sql"] = round(summary["before"]["search_sql"] / summary["after"]["search_sql"], 2)
+    summary["ratio_backend_cpu"] = round(summary["before"]["backend_cpu"] / summary["after"]["backend_cpu"], 2)
+    result = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "memories": args.memories,
+        "searches": args.searches,
+        "loadavg": os.getloadavg(),
+        "p50_ms": summary,
+        "table_statistics": "analyzed" if args.analyzed else "none (removed, as before the first ANALYZE)",
+    }
+    print(json.dumps(result, indent=1))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = RESULTS / f"{datetime.now(UTC).strftime('%Y-%m-%dT%H%M%S')}.json"
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
