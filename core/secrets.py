@@ -51,6 +51,7 @@ from __future__ import annotations
 import importlib
 import math
 import re
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -900,6 +901,36 @@ def find_secret(text: str) -> str | None:
     return None
 
 
+#: Texts :func:`reject_secrets` found clean lately, oldest first (never one with a secret). A field
+#: is scanned by its entrance's contract and then again by the service, for the service's other
+#: callers (the admin, commands, imports): :func:`secret_kind` and :func:`recheck_secrets`, which the
+#: services call, look a text up here before scanning it. The scan itself always runs where it runs
+#: first. Bounded in entries and in the length of a text kept; the scanner is a pure function of
+#: the text, so a text found clean is clean.
+_CLEAN: dict[str, None] = {}
+_CLEAN_ENTRIES = 256
+_CLEAN_MAX_CHARS = 16_000
+_clean_lock = threading.Lock()
+
+
+def _scanned(text: str) -> str | None:
+    """:func:`find_secret`, the text recorded in ``_CLEAN`` when it is clean."""
+    kind = find_secret(text)
+    if kind is None and _SHORTEST <= len(text) <= _CLEAN_MAX_CHARS:
+        with _clean_lock:
+            _CLEAN[text] = None
+            while len(_CLEAN) > _CLEAN_ENTRIES:
+                del _CLEAN[next(iter(_CLEAN))]
+    return kind
+
+
+def secret_kind(text: str) -> str | None:
+    """:func:`find_secret` for a text that may have been scanned already (``_CLEAN``): then a lookup."""
+    if isinstance(text, str) and text in _CLEAN:
+        return None
+    return find_secret(text)
+
+
 def redact(text: str) -> str:
     """``text`` normalized, every credential-shaped span replaced by ``[REDACTED]``.
 
@@ -968,11 +999,21 @@ def reject_secrets(**fields: Any) -> None:
     """Raise SECRET_REJECTED if any field (a string, or JSON: keys and values at any depth)
     carries something shaped like a secret. The message names the field and the kind, never the
     value."""
+    _reject(fields, _scanned)
+
+
+def recheck_secrets(**fields: Any) -> None:
+    """:func:`reject_secrets` where the values may have been scanned already (a service behind an
+    entrance's contract): a text found clean lately is looked up, any other scanned."""
+    _reject(fields, secret_kind)
+
+
+def _reject(fields: dict[str, Any], kind_of: Callable[[str], str | None]) -> None:
     for name, value in fields.items():
         if value is None:
             continue
         for where, text in _strings(value, name):
-            kind = find_secret(text)
+            kind = kind_of(text)
             if kind:
                 raise SecretRejected(f"{_shown(where)} looks like a secret ({kind}); it was not stored.")
 

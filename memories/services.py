@@ -20,7 +20,7 @@ from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
-from core.secrets import find_secret, reject_secrets
+from core.secrets import recheck_secrets, reject_secrets, secret_kind
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import _vector_literal
@@ -298,7 +298,7 @@ def validate_text(text: str, *, field: str = "text") -> str:
     limit = settings.MAX_TEXT_CHARS
     if len(text) > limit:
         raise InvalidInput(f"{field} is {len(text)} characters long; the limit is {limit} (MAX_TEXT_CHARS).")
-    kind = find_secret(text)
+    kind = secret_kind(text)  # the contract scanned it already: then a lookup
     if kind:
         raise SecretRejected(f"{field} looks like a secret ({kind}); it was not stored.")
     return text
@@ -487,7 +487,8 @@ def remember(
     ``supersede="close"`` those are closed (:func:`close_superseded`).
     """
     validate_text(text)
-    reject_secrets(tags=tags, metadata=metadata, source_provider=source_provider, session_id=session_id)
+    # Scanned by the contract already when called from an entrance: then lookups (core.secrets).
+    recheck_secrets(tags=tags, metadata=metadata, source_provider=source_provider, session_id=session_id)
     tags = clean_tags(tags)
     now = timezone.now()
     if expires_at is not None and expires_at <= now:

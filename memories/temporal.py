@@ -22,6 +22,7 @@ without case (Chinese, Japanese, Arabic, Hebrew, Thai…) only have their number
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -123,6 +124,11 @@ def shape(text: str) -> Shape:
     return Shape(frozenset(words), tuple(values), opening, frozenset(rest), additive, change)
 
 
+#: The shapes of the last stored texts compared (a pure function of the text, at most MAX_CHARS
+#: characters each, and immutable: safe to share between calls and threads).
+_stored_shape = functools.lru_cache(maxsize=4096)(shape)
+
+
 def _initials(value: str) -> str:
     return "".join(part[:1] for part in value.split()).upper()
 
@@ -181,7 +187,9 @@ def contradiction(
         new = shape(new)
     if similarity < (change_threshold if new.change else threshold):
         return None
-    return replaced_values(shape(old), new, rest_overlap=rest_overlap)  # the old text read only when needed
+    # The old text read only when needed, and its shape remembered: remember compares each new text
+    # with the namespace's nearest stored ones, which come back call after call.
+    return replaced_values(_stored_shape(old), new, rest_overlap=rest_overlap)
 
 
 def replaced_values(a: Shape, b: Shape, *, rest_overlap: float = REST_OVERLAP) -> Contradiction | None:

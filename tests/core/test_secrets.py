@@ -811,3 +811,30 @@ def test_a_mnemo_api_key_is_a_secret(db):
     key = issue_token(user=UserFactory(), name="agent").key
     assert find_secret(f"my mnemo key {key}") == "Mnemo API token"
     assert find_secret("the mnemo_ prefix marks our keys") is None
+
+
+def test_a_service_rescan_of_what_the_contract_scanned_is_a_lookup(monkeypatch):
+    """remember's service scans its fields again after the contract did (for its callers without
+    a contract): recheck_secrets and secret_kind look a text found clean up, scan any other text,
+    and never record one with a secret."""
+    from core import secrets as s
+    from core.errors import SecretRejected
+
+    secret = "my password is hunter2-Xq9"
+    clean = "Colby moved to Los Angeles last spring"
+    s.reject_secrets(text=clean)
+    with pytest.raises(SecretRejected):
+        s.reject_secrets(text=secret)
+    assert clean in s._CLEAN and secret not in s._CLEAN
+    scanned: list[str] = []
+    real = s.find_secret
+    monkeypatch.setattr(s, "find_secret", lambda text: scanned.append(text) or real(text))
+    s.recheck_secrets(text=clean)
+    assert s.secret_kind(clean) is None and scanned == []
+    with pytest.raises(SecretRejected):
+        s.recheck_secrets(text=secret)
+    assert s.secret_kind("a text no contract saw, with password: hunter2-Xq9") == "Password"
+    assert len(scanned) == 2
+    for i in range(s._CLEAN_ENTRIES + 10):
+        s.reject_secrets(text=f"clean text number {i}")
+    assert len(s._CLEAN) == s._CLEAN_ENTRIES and clean not in s._CLEAN

@@ -142,3 +142,62 @@ def test_near_duplicates_are_presented_as_the_serializer_did(token_client):
         drf = NearDuplicateOutput(items, many=True).data
         assert json.dumps(plain) == json.dumps(drf)
         assert [[type(v) for v in d.values()] for d in plain] == [[type(v) for v in d.values()] for d in drf]
+
+
+def test_supersedes_and_corrections_are_presented_as_the_serializers_did():
+    """remember_body's plain supersedes and previously_corrected: the same JSON, keys, order and
+    value types as SupersedesOutput / PreviouslyCorrectedOutput(many=True).data, None included."""
+    import json
+    from datetime import UTC, datetime
+
+    from memories.api.serializers import PreviouslyCorrectedOutput, SupersedesOutput, remember_body
+    from memories.services import Near, RememberResult
+
+    at = datetime(2026, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
+    supersedes = [
+        Near(
+            7,
+            "Alice lives in Paris",
+            0.8123,
+            {"old_values": ["Paris"], "new_values": ["Berlin", "Köln"], "closed": False, "valid_until": None},
+        ),
+        Near(8, "b", 1.0, {"old_values": [], "new_values": ["X"], "closed": True, "valid_until": at}),
+    ]
+    corrected = [
+        Near(
+            3,
+            "old ü",
+            0.95,
+            {"reason": "wrong", "kind": "corrected", "replaced_by": 12, "memory_id": 4, "forgotten_at": at},
+        ),
+        Near(
+            5,
+            "gone",
+            0.9,
+            {"reason": "", "kind": "forgotten", "replaced_by": None, "memory_id": None, "forgotten_at": at},
+        ),
+    ]
+    body = remember_body(RememberResult(1, "Ok", None, corrected, supersedes))
+    for plain, drf in (
+        (body["supersedes"], SupersedesOutput(supersedes, many=True).data),
+        (body["previously_corrected"], PreviouslyCorrectedOutput(corrected, many=True).data),
+    ):
+        assert json.dumps(plain) == json.dumps(drf)
+        assert [[type(v) for v in d.values()] for d in plain] == [[type(v) for v in d.values()] for d in drf]
+    assert "supersedes" not in remember_body(RememberResult(1, "Ok", None, [], []))
+
+
+def test_vector_literal_is_the_per_number_format():
+    """_vector_literal's one %-format gives the string the f-string per number gave, for the
+    embedder's floats and for ints, numpy floats, tiny and huge magnitudes, and other lengths."""
+    from memories.selectors import _vector_literal
+
+    rng = np.random.default_rng(5)
+    vectors = [
+        (rng.standard_normal(384).astype(np.float32) / 20).tolist(),
+        [0.0, -0.0, 1, -3, 1e-30, 3.4e38, 123456789.0, 0.5, -1.25e-7],
+        list(rng.standard_normal(7).astype(np.float32)),
+        [],
+    ]
+    for vector in vectors:
+        assert _vector_literal(vector) == "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
