@@ -14,7 +14,14 @@ machine: "before", the statement planned per search with its values inlined (wha
 ``generic_namespace_rows`` gave a table without statistics before: None), and "after" (this
 checkout: the prepared statement's generic plan, the table's row count bounding it).
 
-    .venv/bin/python bench/sql_wall.py [--memories 460] [--searches 300] [--analyzed]
+``--compare conversion``: both variants prepared and planned generically (the same prepared
+statement on the server), "before" the cursor as it was up to 98a4d69 (psycopg converts the
+statement's ``%(name)s`` placeholders on every execute: it remembers statements of at most
+4,096 characters only), "after" this checkout's (the ``$n`` text converted once per statement,
+memories.selectors._positional). ``wrapper_execute`` is Django's cursor wrapper's execute, the
+whole client side of sending the statement; ``*_thread_cpu`` this thread's CPU (thread_time).
+
+    .venv/bin/python bench/sql_wall.py [--memories 460] [--searches 300] [--analyzed] [--compare plan|conversion]
 
 Writes bench/results/sql-wall/<date>.json.
 """
@@ -33,9 +40,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "sql-wall"
 sys.path.insert(0, str(ROOT))
+
+
+class PsycopgConverted(psycopg.Cursor[tuple[Any, ...]]):
+    """The search cursor up to 98a4d69 (memories.selectors._PreparedSearchCursor then): prepared,
+    and psycopg converts the statement's placeholders on every execute of a statement over 4,096
+    characters. The "before" of ``--compare conversion`` and of bench/web_sql_threads.py."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+    def _convert_query(self, query: Any, params: Any = None) -> Any:
+        self._query = super()._convert_query(query, params)
+        return self._query
 
 
 def schedstat(path: str) -> tuple[int, int]:
@@ -50,13 +74,14 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=500)
     parser.add_argument("--searches", type=int, default=400)
     parser.add_argument("--analyzed", action="store_true", help="keep the table's statistics (the steady state)")
+    parser.add_argument("--compare", choices=["plan", "conversion"], default="plan")
     args = parser.parse_args()
     os.environ["MNEMO_EMBEDDER_THREADS"] = "1"  # as in a web process (config/gunicorn.py)
     from bench.standalone import seeded_namespace, setup_django
 
     setup_django("mnemo-sqlwall-", MNEMO_QUERY_VECTOR_CACHE="0")
-    import psycopg
     from django.db import connection
+    from django.db.backends.utils import CursorWrapper
 
     import memories.selectors as selectors
     from bench.run import OBJECTS, VERBS
@@ -78,15 +103,21 @@ def main() -> None:
     real_add_timing = selectors.add_timing
     selectors.add_timing = lambda phase, seconds: (timings.__setitem__(phase, seconds), real_add_timing(phase, seconds))
 
-    def timed(name: str, fn: Any) -> Any:
+    def timed(name: str, fn: Any, cpu: bool = False) -> Any:
         def wrapper(*a: Any, **kw: Any) -> Any:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.thread_time()
             try:
                 return fn(*a, **kw)
             finally:
                 piece[name] = piece.get(name, 0.0) + time.perf_counter() - started
+                if cpu:
+                    piece[name + "_thread_cpu"] = (
+                        piece.get(name + "_thread_cpu", 0.0) + time.thread_time() - cpu_started
+                    )
 
         return wrapper
+
+    real_cursor_class = selectors._PreparedSearchCursor
 
     real_plan, real_generic, real_cursor = (
         selectors.search_plan,
@@ -97,11 +128,15 @@ def main() -> None:
     selectors._search_cursor = timed("cursor", real_cursor)
     psycopg.Cursor.execute = timed("execute", real_execute)  # type: ignore[method-assign]
     psycopg.Cursor.fetchall = timed("fetchall", real_fetchall)  # type: ignore[method-assign]
+    CursorWrapper.execute = timed("wrapper_execute", CursorWrapper.execute, cpu=True)  # type: ignore[method-assign]
 
     def search(q: str) -> list[Any]:
-        return selectors.search_memories(namespace_ids=[namespace.id], query=q, limit=5)
+        return timed("search", selectors.search_memories, cpu=True)(namespace_ids=[namespace.id], query=q, limit=5)
 
     def generic_check(variant: str) -> Any:
+        if args.compare == "conversion":
+            selectors._PreparedSearchCursor = PsycopgConverted if variant == "before" else real_cursor_class
+            return timed("generic_check", real_generic)
         return (lambda: False) if variant == "before" else timed("generic_check", real_generic)
 
     for q in queries[:30]:  # warm: caches of statistics, the prepared statement
@@ -152,6 +187,12 @@ def main() -> None:
     summary["same_hits"] = found["before"] == found["after"]
     summary["ratio_search_sql"] = round(summary["before"]["search_sql"] / summary["after"]["search_sql"], 2)
     summary["ratio_backend_cpu"] = round(summary["before"]["backend_cpu"] / summary["after"]["backend_cpu"], 2)
+    for key in ("wrapper_execute_thread_cpu", "search_thread_cpu"):
+        summary[f"ratio_{key}"] = round(summary["before"][key] / summary["after"][key], 3)
+        summary[f"paired_median_difference_{key}"] = round(
+            statistics.median(b[key] - a[key] for b, a in zip(samples["before"], samples["after"], strict=True)),
+            3,
+        )
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "memories": args.memories,
@@ -159,10 +200,12 @@ def main() -> None:
         "loadavg": os.getloadavg(),
         "p50_ms": summary,
         "table_statistics": "analyzed" if args.analyzed else "none (removed, as before the first ANALYZE)",
+        "compare": args.compare,
     }
     print(json.dumps(result, indent=1))
     RESULTS.mkdir(parents=True, exist_ok=True)
-    out = RESULTS / f"{datetime.now(UTC).strftime('%Y-%m-%dT%H%M%S')}.json"
+    suffix = "-conversion" if args.compare == "conversion" else ""
+    out = RESULTS / f"{datetime.now(UTC).strftime('%Y-%m-%dT%H%M%S')}{suffix}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(out)
 

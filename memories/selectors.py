@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import sys
 import threading
 import time
@@ -766,14 +767,55 @@ def _fused(mode: SearchMode) -> str:
     )
 
 
-class _PreparedSearchCursor(psycopg.Cursor[tuple[Any, ...]]):
+#: A placeholder of the search statement: ``%(name)s``, or ``%%`` (a literal %); any other % is
+#: an error, as psycopg's own parser has it.
+_PLACEHOLDER = re.compile(r"%\((?P<name>[^)]+)\)s|%%|%")
+
+
+@functools.lru_cache(maxsize=256)
+def _positional(statement: str) -> tuple[str, tuple[str, ...]]:
+    """``statement`` with its ``%(name)s`` placeholders as PostgreSQL's ``$n`` (a name used again
+    gets its first number; ``%%`` becomes ``%``) and the names in ``$n`` order: the text psycopg
+    itself sends for it (tests/memories/test_search_prepared.py compares them), converted once
+    per statement text and process.
+
+    Why: psycopg converts a statement's placeholders on every execute and remembers the result
+    only for statements up to 4,096 characters (``psycopg._queries.MAX_CACHED_STATEMENT_LENGTH``);
+    the hybrid statement is longer (about 4,500 characters with no filter), so every search paid
+    a regular-expression pass over its whole text. Its text depends only on the mode, the plan
+    and the filters used, so a process holds a handful of them (256 at most here)."""
+    names: dict[str, str] = {}
+
+    def number(match: re.Match[str]) -> str:
+        name = match.group("name")
+        if name is None:
+            if match.group(0) == "%%":
+                return "%"
+            raise psycopg.ProgrammingError(
+                f"only %(name)s placeholders are allowed: {statement[match.start() :][:20]!r}"
+            )
+        return names.setdefault(name, f"${len(names) + 1}")
+
+    text = _PLACEHOLDER.sub(number, statement)
+    return text, tuple(names)
+
+
+class _PreparedSearchCursor(psycopg.RawCursor[tuple[Any, ...]]):
     """A cursor whose statements go to PostgreSQL with their values apart (server-side binding)
     and prepared on the connection (psycopg's per-connection statement cache, by the statement's
-    text and the values' types)."""
+    text and the values' types). It takes the statement as Django's cursors do (``%(name)s``
+    placeholders, a mapping of values) and hands psycopg the ``$n`` text converted once
+    (:func:`_positional`), through psycopg's raw cursor, which sends a text as it is."""
 
-    def execute(
-        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    def execute(  # type: ignore[override]  # takes a mapping, as Django's cursors do
+        self, query: str, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
     ) -> Any:
+        if params is not None:
+            query, names = _positional(query)
+            try:
+                params = [params[name] for name in names]
+            except KeyError as missing:
+                raise psycopg.ProgrammingError(f"query parameter missing: {missing}") from None
         return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
 
     def _convert_query(self, query: Any, params: Any = None) -> Any:

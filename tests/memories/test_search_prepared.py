@@ -4,12 +4,15 @@ values inlined, and it keeps working after a rollback; the HNSW plans are not pr
 
 from datetime import timedelta
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from psycopg import _queries
 
-from memories import services
+from memories import selectors, services
 from memories.permissions import ensure_user_namespace
 from memories.selectors import SearchFilters, forget_namespace_stats, generic_namespace_rows, search_memories
 
@@ -81,6 +84,48 @@ def test_filters_make_another_statement_and_the_same_hits(ns):
     assert hits(ns, "meetings", created_after=since) == inlined != []
     assert hits(ns, "meetings") == inlined
     assert runs_since(before) == [(1, 0), (1, 0)]
+
+
+def test_the_statement_is_converted_once_to_the_text_psycopg_would_send(ns, monkeypatch):
+    """psycopg converts a statement's %(name)s placeholders on every execute when it is longer than
+    4,096 characters (it remembers shorter ones only), and the hybrid statement is: the search
+    cursor hands it the $n text converted once per text, the same text psycopg would make."""
+    split: list[bytes] = []
+    real_split = _queries._split_query
+    monkeypatch.setattr(
+        _queries, "_split_query", lambda query, *a, **k: (split.append(query), real_split(query, *a, **k))[1]
+    )
+    seen: list[str] = []
+    real_positional = selectors._positional
+    monkeypatch.setattr(
+        selectors, "_positional", lambda statement: (seen.append(statement), real_positional(statement))[1]
+    )
+    since = timezone.now() - timedelta(days=1)
+    for _ in range(2):
+        for mode in ("hybrid", "vector", "keyword"):
+            assert hits(ns, QUERIES[0], mode) is not None
+        assert hits(ns, "meetings", created_after=since, tags=["x"], metadata={"k": {"eq": 1, "contains": "y"}}) == []
+    assert not [query for query in split if b"scored AS" in query]  # psycopg never parsed a search statement
+    assert len(seen) == 8 and len(set(seen)) == 4
+    assert max(len(statement) for statement in seen) > _queries.MAX_CACHED_STATEMENT_LENGTH  # why it matters
+    for statement in set(seen):
+        text, names = real_positional(statement)
+        psycopg_text, _, psycopg_names, _ = _queries._query2pg_nocache(statement.encode(), "utf-8")
+        assert (text.encode(), list(names)) == (psycopg_text, psycopg_names)
+
+
+def test_the_query_log_shows_the_search_statement(ns):
+    with CaptureQueriesContext(connection) as captured:
+        assert hits(ns, QUERIES[0])
+    logged = [q["sql"] for q in captured.captured_queries if "scored AS" in q["sql"]]
+    assert len(logged) == 1 and "m.namespace_id = ANY($" in logged[0]
+
+
+def test_positional_placeholders():
+    assert selectors._positional("SELECT %(a)s, %(b)s, %(a)s, 5 %% 2") == ("SELECT $1, $2, $1, 5 % 2", ("a", "b"))
+    for bad in ("SELECT %s", "SELECT %(a)b", "SELECT 5 % 2"):
+        with pytest.raises(psycopg.ProgrammingError):
+            selectors._positional(bad)
 
 
 def test_a_rolled_back_transaction_leaves_the_statement_usable(ns):
