@@ -6,6 +6,7 @@ import atexit
 import logging
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Iterable
@@ -16,14 +17,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
+from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
+from psycopg.pq import Format
 
 from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFound, SecretRejected
 from core.secrets import recheck_secrets, reject_secrets, secret_kind
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
-from memories.selectors import _vector_literal
+from memories.selectors import (
+    _TIMESTAMPTZ_OID,
+    _generic_plan_reads_the_index,
+    _PreparedSearchCursor,
+    _vector_literal,
+    search_plan,
+)
 from memories.tags import normalize_tags
 from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
 from memories.temporal import check_validity, contradiction, shape
@@ -324,15 +333,23 @@ def _set_lock_timeout() -> None:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
 
 
-def _lock_namespace(namespace_id: int, *, no_key: bool = False) -> None:
+def _lock_namespace(namespace_id: int, *, no_key: bool = False, plan_cache_mode: str = "") -> None:
     """Lock the namespace's row until the transaction ends, the transaction's lock timeout set in
     the same statement (one round trip where ``_set_lock_timeout`` and the ORM's lock took two):
     ``set_config`` is computed as the row is read, before the row lock is waited for, so the wait
-    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE."""
+    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE.
+    ``plan_cache_mode``: set for the transaction too (how :func:`_candidates`' prepared statement
+    is planned; the session's own setting, which search may have set, comes back at its end), and
+    this statement prepared as well (parsed and planned once per connection: one primary-key
+    lookup whatever the values)."""
     table, mode = Namespace._meta.db_table, "NO KEY UPDATE" if no_key else "UPDATE"
-    sql = f"SELECT set_config('lock_timeout', %s, true) FROM {table} WHERE id = %s FOR {mode}"  # noqa: S608 (ours)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms", namespace_id])
+    settings_sql, params = "set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"]
+    if plan_cache_mode:
+        settings_sql += ", set_config('plan_cache_mode', %s, true)"
+        params.append(plan_cache_mode)
+    sql = f"SELECT {settings_sql} FROM {table} WHERE id = %s FOR {mode}"  # noqa: S608 (ours)
+    with _prepared_cursor() if plan_cache_mode else connection.cursor() as cursor:
+        cursor.execute(sql, [*params, namespace_id])
 
 
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
@@ -501,6 +518,7 @@ def remember(
         valid_until = expires_at
     check_validity(valid_from, valid_until)
     vector, windows, model = _embed_one(text)
+    plan_cache_mode = _candidates_plan(namespace.pk)
     try:
         with transaction.atomic():
             # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
@@ -508,11 +526,14 @@ def remember(
             # does not wait for it. It must not: a forgetting holds its memory's row and then
             # needs the namespace's key-share lock, while remember, holding the namespace, may
             # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
-            _lock_namespace(namespace.pk, no_key=True)
+            _lock_namespace(namespace.pk, no_key=True, plan_cache_mode=plan_cache_mode)
             # One statement for every candidate: the memories (only when a policy reads them) and
             # the tombstones; it used to be two round trips.
             rows, tombstones = _candidates(
-                namespace_id=namespace.pk, vector=vector, memories=dedup_policy != "insert" or supersede == "close"
+                namespace_id=namespace.pk,
+                vector=vector,
+                memories=dedup_policy != "insert" or supersede == "close",
+                prepared=bool(plan_cache_mode),
             )
             near, superseded = _near_and_superseded(text, rows)
             if dedup_policy == "insert":
@@ -570,7 +591,48 @@ def remember(
     return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected, superseded)
 
 
-def _candidates(*, namespace_id: int, vector: list[float], memories: bool) -> tuple[list[tuple], list[tuple]]:
+def _candidates_plan(namespace_id: int) -> str:
+    """How :func:`_candidates`' statement is planned: "" (not prepared: Django's cursor, the values
+    inlined, as every statement but search's) without MNEMO_SEARCH_PREPARED or off PostgreSQL;
+    else prepared, and planned once for any values ("force_generic_plan") where search's exact
+    statement is (a namespace of at most MNEMO_SEARCH_EXACT_MAX memories, and statistics under
+    which the planner expects no more than that from a namespace filter: memories.selectors
+    ``_generic_plan_reads_the_index``), for its values otherwise ("force_custom_plan": the plans
+    of before, without parsing the text again).
+
+    Why: the statement's text holds the new vector's 4 KB literal four times; parsed and planned
+    per remember it cost 0.74 ms of PostgreSQL CPU at 500 memories, prepared 0.51 (custom plans)
+    or 0.31 (the generic plan), the same rows (bench/NOTES.md, 2026-11-26 "remember's SQL")."""
+    if not settings.MNEMO_SEARCH_PREPARED or connection.vendor != "postgresql":
+        return ""
+    generic = search_plan([namespace_id]) == "exact" and _generic_plan_reads_the_index()
+    return "force_generic_plan" if generic else "force_custom_plan"
+
+
+def _prepared_cursor() -> Any:
+    """A cursor on the default connection whose statements are prepared (server-side binding,
+    psycopg's per-connection statement cache), wrapped by Django as its own (query log, execute
+    wrappers, Server-Timing's ``db``): memories.selectors ``_search_cursor``'s, without its
+    session setting (remember sets ``plan_cache_mode`` for its transaction, :func:`_lock_namespace`)."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = connection.connection
+        if raw.prepare_threshold is None:
+            # Django turns psycopg's prepared statements off; statements that ask (prepare=True) only.
+            raw.prepare_threshold = sys.maxsize
+        cursor = _PreparedSearchCursor(raw)
+        # As Django's own cursors (DatabaseWrapper.create_cursor): dates read in its time zone.
+        if connection.timezone != raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT).timezone:
+            register_tzloader(connection.timezone, cursor)
+        connection.validate_thread_sharing()
+        if connection.queries_logged:
+            return connection.make_debug_cursor(cursor)  # type: ignore[arg-type]  # takes the driver's cursor
+        return connection.make_cursor(cursor)  # type: ignore[arg-type]
+
+
+def _candidates(
+    *, namespace_id: int, vector: list[float], memories: bool, prepared: bool = False
+) -> tuple[list[tuple], list[tuple]]:
     """remember's one candidate statement: the namespace's live memories nearest ``vector``
     (NEAR_CANDIDATES of them, cosine ≥ the lowest of MNEMO_NEAR_DUPLICATE_THRESHOLD and the
     MNEMO_SUPERSEDE_* thresholds; none when ``memories`` is false) and its tombstones (5, cosine ≥
@@ -610,7 +672,7 @@ def _candidates(*, namespace_id: int, vector: list[float], memories: bool) -> tu
         "max_memory": 1 - lowest,
         "max_tombstone": 1 - duplicate,
     }
-    with connection.cursor() as cursor:
+    with _prepared_cursor() if prepared else connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [r[1:4] for r in rows if r[0] == "m"], [r[1:] for r in rows if r[0] == "t"]
