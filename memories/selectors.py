@@ -847,12 +847,32 @@ def _search_cursor(alias: str, *, generic: bool) -> Any:
     HNSW statements' generic plan does not know the namespace's size and cost 1.5 times the
     custom plans at 100k (and found other candidates), so they keep theirs (bench/NOTES.md,
     2026-11-26 "prepared search statement"). ``plan_cache_mode`` applies to prepared statements
-    only, and this is the only statement the application prepares (Django binds everything else
-    client-side). The cursor is Django's wrapper around psycopg's, so query logging and execute
-    wrappers see it as any other."""
+    only; the other statements prepared (remember's, memories.services) set it for their own
+    transaction."""
     conn = connections[alias]
     if not (generic and settings.MNEMO_SEARCH_PREPARED and conn.vendor == "postgresql"):
         return conn.cursor()
+    conn.ensure_connection()
+    with conn.wrap_database_errors:
+        raw = conn.connection
+        if raw not in _generic_planned:
+            # Outside a transaction the setting holds for the session; inside one a rollback
+            # would undo it, so it is set again (it only decides plans, never results).
+            with raw.cursor() as setter:
+                setter.execute("SET plan_cache_mode = force_generic_plan")
+            if raw.autocommit:
+                _generic_planned.add(raw)
+    return prepared_cursor(alias)
+
+
+def prepared_cursor(alias: str = "default") -> Any:
+    """A cursor on ``alias`` (PostgreSQL) whose statements are prepared once per connection
+    (server-side binding, psycopg's per-connection statement cache, by the statement's text and
+    the values' types), taking Django's ``%(name)s`` placeholders (:class:`_PreparedSearchCursor`).
+    It is Django's wrapper around psycopg's, so query logging, execute wrappers and
+    Server-Timing's ``db`` see it as any other. How its statements are planned is the session's
+    or the transaction's ``plan_cache_mode`` (search's :func:`_search_cursor`, remember's lock)."""
+    conn = connections[alias]
     conn.ensure_connection()
     with conn.wrap_database_errors:
         raw = conn.connection
@@ -861,13 +881,6 @@ def _search_cursor(alias: str, *, generic: bool) -> Any:
             # this turns them back on for statements that ask (``prepare=True``) and no others:
             # Django's cursors bind client-side, and psycopg never prepares those.
             raw.prepare_threshold = sys.maxsize
-        if raw not in _generic_planned:
-            # Outside a transaction the setting holds for the session; inside one a rollback
-            # would undo it, so it is set again (it only decides plans, never results).
-            with raw.cursor() as setter:
-                setter.execute("SET plan_cache_mode = force_generic_plan")
-            if raw.autocommit:
-                _generic_planned.add(raw)
         cursor = _PreparedSearchCursor(raw)
         # As Django's own cursors (DatabaseWrapper.create_cursor): dates read in its time zone.
         if conn.timezone != raw.adapters.get_loader(_TIMESTAMPTZ_OID, Format.TEXT).timezone:

@@ -23,7 +23,7 @@ from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFo
 from core.secrets import recheck_secrets, reject_secrets, secret_kind
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
-from memories.selectors import _vector_literal
+from memories.selectors import _generic_plan_reads_the_index, _vector_literal, prepared_cursor, search_plan
 from memories.tags import normalize_tags
 from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
 from memories.temporal import check_validity, contradiction, shape
@@ -324,15 +324,25 @@ def _set_lock_timeout() -> None:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms"])
 
 
-def _lock_namespace(namespace_id: int, *, no_key: bool = False) -> None:
+def _lock_namespace(namespace_id: int, *, no_key: bool = False, plan_cache_mode: str = "") -> None:
     """Lock the namespace's row until the transaction ends, the transaction's lock timeout set in
     the same statement (one round trip where ``_set_lock_timeout`` and the ORM's lock took two):
     ``set_config`` is computed as the row is read, before the row lock is waited for, so the wait
-    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE."""
+    is bounded by ``MNEMO_DB_LOCK_TIMEOUT_MS`` as before. ``no_key``: FOR NO KEY UPDATE.
+    ``plan_cache_mode``: set for the transaction too (how :func:`_candidates`' prepared statement
+    is planned; the session's own setting, which search may have set, comes back at its end), and
+    this statement prepared as well (parsed and planned once per connection: one primary-key
+    lookup whatever the values)."""
     table, mode = Namespace._meta.db_table, "NO KEY UPDATE" if no_key else "UPDATE"
-    sql = f"SELECT set_config('lock_timeout', %s, true) FROM {table} WHERE id = %s FOR {mode}"  # noqa: S608 (ours)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms", namespace_id])
+    # Named placeholders: the prepared cursor takes only those (memories.selectors._positional).
+    settings_sql = "set_config('lock_timeout', %(timeout)s, true)"
+    params: dict[str, Any] = {"timeout": f"{settings.MNEMO_DB_LOCK_TIMEOUT_MS}ms", "id": namespace_id}
+    if plan_cache_mode:
+        settings_sql += ", set_config('plan_cache_mode', %(plans)s, true)"
+        params["plans"] = plan_cache_mode
+    sql = f"SELECT {settings_sql} FROM {table} WHERE id = %(id)s FOR {mode}"  # noqa: S608 (ours)
+    with prepared_cursor() if plan_cache_mode else connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _near(table: str, *, namespace_id: int, vector: list[float], threshold: float, limit: int = 5) -> list[tuple]:
@@ -501,6 +511,7 @@ def remember(
         valid_until = expires_at
     check_validity(valid_from, valid_until)
     vector, windows, model = _embed_one(text)
+    plan_cache_mode = _candidates_plan(namespace.pk)
     try:
         with transaction.atomic():
             # NO KEY UPDATE: two remembers in one namespace still wait for each other, but a write
@@ -508,11 +519,14 @@ def remember(
             # does not wait for it. It must not: a forgetting holds its memory's row and then
             # needs the namespace's key-share lock, while remember, holding the namespace, may
             # wait for that memory's row to close it (close_superseded): a deadlock with FOR UPDATE.
-            _lock_namespace(namespace.pk, no_key=True)
+            _lock_namespace(namespace.pk, no_key=True, plan_cache_mode=plan_cache_mode)
             # One statement for every candidate: the memories (only when a policy reads them) and
             # the tombstones; it used to be two round trips.
             rows, tombstones = _candidates(
-                namespace_id=namespace.pk, vector=vector, memories=dedup_policy != "insert" or supersede == "close"
+                namespace_id=namespace.pk,
+                vector=vector,
+                memories=dedup_policy != "insert" or supersede == "close",
+                prepared=bool(plan_cache_mode),
             )
             near, superseded = _near_and_superseded(text, rows)
             if dedup_policy == "insert":
@@ -570,7 +584,27 @@ def remember(
     return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected, superseded)
 
 
-def _candidates(*, namespace_id: int, vector: list[float], memories: bool) -> tuple[list[tuple], list[tuple]]:
+def _candidates_plan(namespace_id: int) -> str:
+    """How :func:`_candidates`' statement is planned: "" (not prepared: Django's cursor, the values
+    inlined, as every statement but search's) without MNEMO_SEARCH_PREPARED or off PostgreSQL;
+    else prepared, and planned once for any values ("force_generic_plan") where search's exact
+    statement is (a namespace of at most MNEMO_SEARCH_EXACT_MAX memories, and statistics under
+    which the planner expects no more than that from a namespace filter: memories.selectors
+    ``_generic_plan_reads_the_index``), for its values otherwise ("force_custom_plan": the plans
+    of before, without parsing the text again).
+
+    Why: the statement's text holds the new vector's 4 KB literal four times; parsed and planned
+    per remember it cost 0.74 ms of PostgreSQL CPU at 500 memories, prepared 0.51 (custom plans)
+    or 0.31 (the generic plan), the same rows (bench/NOTES.md, 2026-11-26 "remember's SQL")."""
+    if not settings.MNEMO_SEARCH_PREPARED or connection.vendor != "postgresql":
+        return ""
+    generic = search_plan([namespace_id]) == "exact" and _generic_plan_reads_the_index()
+    return "force_generic_plan" if generic else "force_custom_plan"
+
+
+def _candidates(
+    *, namespace_id: int, vector: list[float], memories: bool, prepared: bool = False
+) -> tuple[list[tuple], list[tuple]]:
     """remember's one candidate statement: the namespace's live memories nearest ``vector``
     (NEAR_CANDIDATES of them, cosine ≥ the lowest of MNEMO_NEAR_DUPLICATE_THRESHOLD and the
     MNEMO_SUPERSEDE_* thresholds; none when ``memories`` is false) and its tombstones (5, cosine ≥
@@ -610,7 +644,7 @@ def _candidates(*, namespace_id: int, vector: list[float], memories: bool) -> tu
         "max_memory": 1 - lowest,
         "max_tombstone": 1 - duplicate,
     }
-    with connection.cursor() as cursor:
+    with prepared_cursor() if prepared else connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     return [r[1:4] for r in rows if r[0] == "m"], [r[1:] for r in rows if r[0] == "t"]
