@@ -12,9 +12,6 @@ the contract has something to scan).
 from __future__ import annotations
 
 import argparse
-import functools
-import importlib
-import io
 import json
 import os
 import statistics
@@ -61,32 +58,6 @@ TARGETS = [
 ]
 
 
-def _timed(acc: dict[str, float], calls: dict[str, int], module: str, qualified: str) -> None:
-    """Replace ``qualified`` in ``module`` (and where other modules imported it) by a wrapper
-    adding its thread CPU to ``acc`` (and its calls to ``calls``)."""
-    owner: Any = importlib.import_module(module)
-    *path, name = qualified.split(".")
-    for part in path:
-        owner = getattr(owner, part)
-    original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-    key = f"{module}.{qualified}"
-
-    @functools.wraps(original)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        started = time.thread_time()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            acc[key] = acc.get(key, 0.0) + time.thread_time() - started
-            calls[key] = calls.get(key, 0) + 1
-
-    setattr(owner, name, wrapper)
-    if not isinstance(owner, type):
-        for other in list(sys.modules.values()):
-            if other is not owner and getattr(other, name, None) is original:
-                setattr(other, name, wrapper)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memories", type=int, default=500)
@@ -101,52 +72,24 @@ def main() -> None:
     from django.test import override_settings
 
     from bench.run import corpus
+    from bench.wsgi_calls import post, remember_body, time_piece
 
     _, token, _ = seeded_namespace(args.memories)
     app = get_wsgi_application()
     acc: dict[str, float] = {}
     calls: dict[str, int] = {}
     for module, qualified in TARGETS:
-        _timed(acc, calls, module, qualified)
+        time_piece(acc, module, qualified, calls=calls)
     base = corpus(args.requests * 2 + 50, seed=7)
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
-        assert status.startswith("201"), status
-
     def one(i: int) -> None:
-        body = json.dumps(
-            {
-                "text": f"{base[i % len(base)]} #{i}",
-                "dedup_policy": "ask",
-                "tags": ["work", "Project Alpha"],
-                "source_provider": "bench",
-                "metadata": {"source": "remember_split", "turn": i},
-            }
-        ).encode()
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": "/api/v1/memories/remember",
-            "SCRIPT_NAME": "",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "HTTP_HOST": "127.0.0.1",
-            "HTTP_AUTHORIZATION": f"Token {token}",
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            "wsgi.version": (1, 0),
-        }
-        response = app(environ, start_response)  # type: ignore[arg-type]  # a plain callable
-        b"".join(response)
-        response.close()
+        post(
+            app,
+            "/api/v1/memories/remember",
+            remember_body(base[i % len(base)], i, source="remember_split"),
+            token,
+            expect="201",
+        )
 
     per_request: dict[str, list[float]] = {}
     with override_settings(MNEMO_TOKEN_CACHE_SECONDS=60):

@@ -19,7 +19,6 @@ Medians per variant and their ratios.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
@@ -50,6 +49,7 @@ def main() -> None:
 
     import memories.services as services
     from bench.run import corpus
+    from bench.wsgi_calls import post, remember_body
 
     _, token, _ = seeded_namespace(args.memories)
     app = get_wsgi_application()
@@ -75,43 +75,14 @@ def main() -> None:
             key = kind(sql)
             statement_wall[key] = statement_wall.get(key, 0.0) + time.perf_counter() - started
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
-        assert status.startswith("201"), status
-
     def one(i: int) -> None:
-        body = json.dumps(
-            {
-                "text": f"{base[i % len(base)]} #{i}",
-                "dedup_policy": "ask",
-                "tags": ["work", "Project Alpha"],
-                "source_provider": "bench",
-                "metadata": {"source": "remember_sql", "turn": i},
-            }
-        ).encode()
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": "/api/v1/memories/remember",
-            "SCRIPT_NAME": "",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "HTTP_HOST": "127.0.0.1",
-            "HTTP_AUTHORIZATION": f"Token {token}",
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            "wsgi.version": (1, 0),
-        }
-        response = app(environ, start_response)  # type: ignore[arg-type]  # a plain callable
-        b"".join(response)
-        response.close()
+        post(
+            app,
+            "/api/v1/memories/remember",
+            remember_body(base[i % len(base)], i, source="remember_sql"),
+            token,
+            expect="201",
+        )
 
     def backends() -> list[str]:
         with connection.cursor() as cursor:

@@ -9,15 +9,11 @@ asked again.
 
 from __future__ import annotations
 
-import functools
-import importlib
-import io
 import json
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,33 +38,10 @@ TARGETS = [
 ]
 
 
-def _timed(acc: dict[str, float], module: str, qualified: str) -> None:
-    """Replace ``qualified`` in ``module`` (and where other modules imported it) by a wrapper
-    adding its thread CPU to ``acc``."""
-    owner: Any = importlib.import_module(module)
-    *path, name = qualified.split(".")
-    for part in path:
-        owner = getattr(owner, part)
-    original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-
-    @functools.wraps(original)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        started = time.thread_time()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            acc[qualified] = acc.get(qualified, 0.0) + time.thread_time() - started
-
-    setattr(owner, name, wrapper)
-    if not isinstance(owner, type):
-        for other in list(sys.modules.values()):
-            if other is not owner and getattr(other, name, None) is original:
-                setattr(other, name, wrapper)
-
-
 def main() -> None:
     from bench import run as bench
     from bench.retrieval import harness
+    from bench.wsgi_calls import post, time_piece
 
     env = bench.Env(Path(sys.argv[1]))
     mode = sys.argv[2]
@@ -82,8 +55,7 @@ def main() -> None:
 
     app = get_wsgi_application()
     acc: dict[str, float] = {}
-    for module, qualified in TARGETS:
-        _timed(acc, module, qualified)
+    keys = [time_piece(acc, module, qualified) for module, qualified in TARGETS]
     extra = {"mode": mode} if mode != "hybrid" else {}
     bodies = [
         json.dumps(
@@ -92,34 +64,8 @@ def main() -> None:
         for q in random.Random(11).sample(data["questions"], 200)
     ]
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
-        assert status.startswith("200"), status
-
     def one(body: bytes) -> None:
-        environ = {
-            "REQUEST_METHOD": "POST",
-            "PATH_INFO": "/api/v1/memories/search",
-            "SCRIPT_NAME": "",
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)),
-            "HTTP_HOST": "127.0.0.1:8000",
-            "HTTP_AUTHORIZATION": f"Token {token}",
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            "wsgi.version": (1, 0),
-        }
-        response = app(environ, start_response)  # type: ignore[arg-type]  # a plain callable
-        b"".join(response)
-        response.close()
+        post(app, "/api/v1/memories/search", body, token, expect="200")
 
     for body in bodies:  # warm: every query vector cached
         one(body)
@@ -129,8 +75,8 @@ def main() -> None:
         one(bodies[i % len(bodies)])
     total = time.thread_time() - started
     print(f"{mode}: the whole WSGI call {total * 1e3 / requests:.3f} ms CPU per request")
-    for _, qualified in TARGETS:
-        print(f"  {qualified:45s} {acc.get(qualified, 0) * 1e3 / requests:.3f}")
+    for (_, qualified), key in zip(TARGETS, keys, strict=True):
+        print(f"  {qualified:45s} {acc.get(key, 0) * 1e3 / requests:.3f}")
 
 
 if __name__ == "__main__":
