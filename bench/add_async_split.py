@@ -192,7 +192,20 @@ def spy(stack: Stack, binary: str, folder: Path) -> list[subprocess.Popen]:
             out = folder / f"{role}-{proc.pid}.txt"
             spies.append(
                 subprocess.Popen(
-                    [binary, "record", "-p", str(proc.pid), "-r", "200", "-f", "raw", "-o", str(out), "--nonblocking", "--gil"],
+                    [
+                        binary,
+                        "record",
+                        "-p",
+                        str(proc.pid),
+                        "-r",
+                        "200",
+                        "-f",
+                        "raw",
+                        "-o",
+                        str(out),
+                        "--nonblocking",
+                        "--gil",
+                    ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                 )
@@ -289,8 +302,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "arms": arms,
         "commits": {
-            name: subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True)
-            .stdout.strip()
+            name: subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+            ).stdout.strip()
             for name, root in arms.items()
         },
         "cpus": os.cpu_count(),
@@ -308,7 +322,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             one_run(stack, token, "agent:split-warm", items[:64], args.threads)  # pools, threads, caches
             time.sleep(1.0)
             run = {"arm": name, "load_average": [round(x, 2) for x in os.getloadavg()]}
-            spies = spy(stack, args.py_spy, RESULTS / "py-spy") if args.py_spy else None
+            spies = None
+            if args.py_spy:  # raw stacks in a temporary folder, said in the run's line
+                run["py_spy"] = tempfile.mkdtemp(prefix="add-async-py-spy-")
+                spies = spy(stack, args.py_spy, Path(run["py_spy"]))
             run.update(one_run(stack, token, "agent:split-run", items, args.threads, spies))
         finally:
             stack.stop()
@@ -325,8 +342,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "total_s": statistics.median(r["total_s"] for r in mine),
             "machine_busy_ms_per_memory": statistics.median(r["machine_busy_ms_per_memory"] for r in mine),
             "cpu_ms_per_memory": {
-                role: round(statistics.median(r["cpu_ms_per_memory"].get(role, 0.0) for r in mine), 3)
-                for role in roles
+                role: round(statistics.median(r["cpu_ms_per_memory"].get(role, 0.0) for r in mine), 3) for role in roles
             },
         }
     if len(names) == 2:

@@ -187,7 +187,9 @@ def _stages(r: dict[str, Any]) -> list[str]:
     if aa:
         out.append(
             "- Mnemo `add_memory`: "
-            + "; ".join(f"{a['memories']} posts in {a['post_s']} s, all ready {a['total_s']} s after the first" for a in aa)
+            + "; ".join(
+                f"{a['memories']} posts in {a['post_s']} s, all ready {a['total_s']} s after the first" for a in aa
+            )
             + "."
         )
     out.append("")
