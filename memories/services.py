@@ -174,11 +174,19 @@ class _Publisher:
     their ids get here, and ids still waiting when the process dies are sent again by the
     sweeper, as a failed publish's are. The thread is started on first use in each process (a
     forked worker gets its own).
+
+    Before a publish the thread lingers up to ``MNEMO_PUBLISH_LINGER_MS`` for more ids (a full
+    batch or :meth:`flush` ends it at once): under concurrent adds a message then carries several
+    rows, and each message costs the web process a publish (celery's message, the broker's
+    INSERT) and the worker a task (its trace, transaction and row lookups). The linger is a small
+    part of what a queued memory waits anyway (the worker polls the broker every
+    ``MNEMO_BROKER_POLL_SECONDS`` when idle).
     """
 
     def __init__(self) -> None:
         self._pending: list[int] = []
         self._busy = False
+        self._hurry = False
         self._cond = threading.Condition()
         self._pid = 0
 
@@ -198,6 +206,12 @@ class _Publisher:
                 while not self._pending:
                     self._cond.wait()
                 size = max(1, settings.MNEMO_EMBED_BATCH_SIZE)
+                deadline = time.monotonic() + settings.MNEMO_PUBLISH_LINGER_MS / 1000
+                while len(self._pending) < size and not self._hurry:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._cond.wait(left)
                 batch, self._pending = self._pending[:size], self._pending[size:]
                 self._busy = True
             try:
@@ -211,11 +225,16 @@ class _Publisher:
         """Wait until every id handed over was published (tests, shutdown); False on timeout."""
         deadline = time.monotonic() + timeout
         with self._cond:
-            while (self._pending or self._busy) and self._pid == os.getpid():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._cond.wait(left)
+            self._hurry = True  # no lingering for more ids: send what is there
+            self._cond.notify_all()
+            try:
+                while (self._pending or self._busy) and self._pid == os.getpid():
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._cond.wait(left)
+            finally:
+                self._hurry = False
         return True
 
 
@@ -225,7 +244,7 @@ publisher = _Publisher()
 def _publisher_after_fork() -> None:
     # The parent's thread may have held the lock at the fork: the child starts clean.
     publisher._cond = threading.Condition()
-    publisher._pid = 0
+    publisher._pid, publisher._hurry = 0, False
 
 
 os.register_at_fork(after_in_child=_publisher_after_fork)
@@ -413,10 +432,7 @@ def _insert_remembered(
     **fields: Any,
 ) -> Memory:
     """remember's write: the ready row, its window vectors and (``event``: actor, new_text and
-    the data) its ``add`` event, in one statement, where ``_insert_ready`` and ``_event`` took
-    one round trip each. The row's INSERT is the one ``Memory.objects.create`` sends (Django's
-    own compiler: the fields' defaults, ``auto_now`` and value preparation), without its Python
-    around it (no signals are connected to these models); one statement is also all or nothing."""
+    the data) its ``add`` event, in one statement (:func:`_insert_with_event`)."""
     now = timezone.now()
     memory = Memory(
         namespace=namespace,
@@ -427,6 +443,19 @@ def _insert_remembered(
         embedded_at=now,
         **fields,
     )
+    return _insert_with_event(memory, namespace=namespace, windows=windows, event=event)
+
+
+def _insert_with_event(
+    memory: Memory, *, namespace: Namespace, windows: list[list[float]], event: dict[str, Any] | None
+) -> Memory:
+    """The new row ``memory``, its window vectors and (``event``: actor, new_text and the data)
+    its ``add`` event, in one statement, where ``Memory.objects.create``, the chunks' and
+    ``_event``'s inserts took one round trip each (and, in a transaction, its BEGIN and COMMIT
+    two more). The row's INSERT is the one ``Memory.objects.create`` sends (Django's own
+    compiler: the fields' defaults, ``auto_now`` and value preparation), without its Python
+    around it (no signals are connected to these models); one statement is also all or nothing,
+    in autocommit as in a transaction."""
     meta = Memory._meta
     query = InsertQuery(Memory)
     query.insert_values(
@@ -758,7 +787,10 @@ def add_memory(
     """
     validate_text(content, field="content")
     check_validity(valid_from, valid_until)
-    reject_secrets(metadata=metadata)  # its tags, source_provider and session_id included
+    # Its tags, source_provider and session_id included. Scanned by the contract already when
+    # called from an entrance (its JSONObjectField): then lookups of texts found clean (core.secrets);
+    # any other caller's texts are scanned here.
+    recheck_secrets(metadata=metadata)
     metadata = dict(metadata or {})
     raw_tags = metadata.get("tags", [])
     if isinstance(raw_tags, str):
@@ -781,10 +813,17 @@ def add_memory(
     }
     try:
         if run_async:
-            with transaction.atomic():
-                memory = Memory.objects.create(namespace=namespace, text=content, **fields)
-                _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=content, via="add_memory")
-                enqueue_embedding(ids=[memory.id])
+            # The queued row and its event in one statement, committed by itself (autocommit; in a
+            # caller's transaction, with it): no BEGIN, second INSERT and COMMIT round trips.
+            # The task is sent after the commit (at once in autocommit: Django runs an on_commit
+            # callback outside a transaction immediately).
+            memory = _insert_with_event(
+                Memory(namespace=namespace, text=content, **fields),
+                namespace=namespace,
+                windows=[],
+                event={"actor": actor, "new_text": content, "via": "add_memory"},
+            )
+            enqueue_embedding(ids=[memory.id])
             return memory
         vector, windows, model = _embed_one(content)
         with transaction.atomic():

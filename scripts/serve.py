@@ -284,9 +284,11 @@ def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[s
     ]
     if settings.CELERY_TASK_ALWAYS_EAGER:
         args.no_worker = True  # CELERY_BROKER_URL=memory://: tasks run inside the web process
+    # Each child's database connections say whose they are in pg_stat_activity (application_name;
+    # libpq reads PGAPPNAME), unless one was given: the web's, the worker's, the broker's alike.
     if not args.no_worker:
-        supervisor.start("worker", worker, env)
-    supervisor.start("web", web, env)
+        supervisor.start("worker", worker, {"PGAPPNAME": "mnemo-worker", **env})
+    supervisor.start("web", web, {"PGAPPNAME": "mnemo-web", **env})
     mode = "development server" if args.dev else "gunicorn"
     print(
         f"Mnemo on http://{args.host}:{args.port}/ ({mode}; admin: /admin/, API docs: /api/docs/, "

@@ -41,7 +41,8 @@ def render_section(r: dict[str, Any], source: str = "", title: str = TITLE, note
     m = r["machine"]
     ing, c1, th = r["ingest"], r["search_c1"], r["throughput"]
     # Medians of an even number of runs are means of two: shown to two places.
-    aa = {k: round(v, 2) if isinstance(v, float) else v for k, v in r["add_async"].items()}
+    # A run with --async-conversations 0 has no async section: its rows are left out.
+    aa = {k: round(v, 2) if isinstance(v, float) else v for k, v in r.get("add_async", {}).items()}
     threads = aa.get("client_threads", 8)
     rounds = th["rounds"]
     lines = [
@@ -84,17 +85,24 @@ def render_section(r: dict[str, Any], source: str = "", title: str = TITLE, note
         f"{ing['mem0']['per_s']}/s (p50 {ing['mem0']['p50_ms']} ms) | {ing['mnemo']['per_s']}/s "
         f"(p50 {ing['mnemo']['p50_ms']} ms) | {ing['ratio_mnemo_to_mem0']}× | "
         f"{_verdict(ing['ratio_mnemo_to_mem0'], TARGETS['remember'])} |",
-        f"| Mnemo `add_memory` (async, {threads} client threads) from the first POST until every memory is "
-        f"`ready`, against Mem0 `add` one call at a time on the same texts right after | "
-        f"{aa['mem0_add_1_threads_per_s']}/s | {aa['mnemo_per_s']}/s | {aa['ratio']}× | "
-        f"{_verdict(aa['ratio'], TARGETS['add_async'])} |",
-        f"| the same against Mem0 `add` from {threads} threads | {aa[f'mem0_add_{threads}_threads_per_s']}/s | "
-        f"{aa['mnemo_per_s']}/s | {aa[f'ratio_to_mem0_{threads}_threads']}× | |",
+        *(
+            [
+                f"| Mnemo `add_memory` (async, {threads} client threads) from the first POST until every memory "
+                f"is `ready`, against Mem0 `add` one call at a time on the same texts right after | "
+                f"{aa['mem0_add_1_threads_per_s']}/s | {aa['mnemo_per_s']}/s | {aa['ratio']}× | "
+                f"{_verdict(aa['ratio'], TARGETS['add_async'])} |",
+                f"| the same against Mem0 `add` from {threads} threads | "
+                f"{aa[f'mem0_add_{threads}_threads_per_s']}/s | "
+                f"{aa['mnemo_per_s']}/s | {aa[f'ratio_to_mem0_{threads}_threads']}× | |",
+            ]
+            if aa
+            else []
+        ),
         f"| R@10 of the same searches (quality beside the speed; answerable questions) | "
         f"{c1['mem0']['recall_at_10']} | {c1['mnemo']['recall_at_10']} | | |",
         f"| errors (searches, writes) | {c1['mem0']['errors'] + th['mem0_c1']['errors'] + th['mem0_c8']['errors']}, "
         f"{ing['mem0']['errors']} | {c1['mnemo']['errors'] + th['mnemo_c1']['errors'] + th['mnemo_c8']['errors']}, "
-        f"{ing['mnemo']['errors'] + aa['runs'][0]['errors']} | | |",
+        f"{ing['mnemo']['errors'] + (aa['runs'][0]['errors'] if aa else 0)} | | |",
         "",
         "Each round of throughput (the system measured first alternates; 1 then 8 threads): "
         + "; ".join(
@@ -162,7 +170,7 @@ def _stages(r: dict[str, Any]) -> list[str]:
             f"{w['outside_django_ms']['p50']} / {w['outside_django_ms']['mean']}; in all {w['total_ms']['p50']} / "
             f"{w['total_ms']['mean']} ms."
         )
-    aa = r["add_async"]["runs"]
+    aa = r.get("add_async", {}).get("runs", [])
     if aa and "mnemo_cpu" in aa[0]:
         a = aa[0]
         n = r["add_async"].get("client_threads", 8)
@@ -176,11 +184,14 @@ def _stages(r: dict[str, Any]) -> list[str]:
             "runnable processes a system's speed is also its share of the cores: Mem0's 8 threads in one "
             "process are 8 runnable threads, Mnemo's client threads wait on HTTP."
         )
-    out.append(
-        "- Mnemo `add_memory`: "
-        + "; ".join(f"{a['memories']} posts in {a['post_s']} s, all ready {a['total_s']} s after the first" for a in aa)
-        + "."
-    )
+    if aa:
+        out.append(
+            "- Mnemo `add_memory`: "
+            + "; ".join(
+                f"{a['memories']} posts in {a['post_s']} s, all ready {a['total_s']} s after the first" for a in aa
+            )
+            + "."
+        )
     out.append("")
     return out
 

@@ -590,6 +590,11 @@ def add_async(
     return out
 
 
+def async_conversations(ids: list[str], count: int) -> list[str]:
+    """The last ``count`` conversations for the async section; none for 0 (``ids[-0:]`` is all)."""
+    return ids[-count:] if count > 0 else []
+
+
 #: Mnemo's default embedder (config/settings/base.py MNEMO_EMBEDDER).
 DEFAULT_EMBEDDER = "minilm-int8"
 
@@ -647,7 +652,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         torch.set_num_threads(args.torch_threads)
     data = json.loads(DATA.read_text())
     convs = [c["id"] for c in data["conversations"]][: args.conversations]
-    async_convs = [c["id"] for c in data["conversations"]][-args.async_conversations :]
+    async_convs = async_conversations([c["id"] for c in data["conversations"]], args.async_conversations)
     results: dict[str, Any] = {"machine": machine(args.mnemo_python), "conversations": convs}
     results["machine"]["torch_threads_default"] = torch_default
     work = Path(tempfile.mkdtemp(prefix="mnemo-peers-"))
@@ -668,10 +673,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps({"search_c1": results["search_c1"]}), flush=True)
         results["throughput"] = search_rounds(systems, questions, args.rounds, args.requests)
         results["embedding_cpu"] = stack.side("embed-cpu", stdin=json.dumps([q["question"] for q in questions[:200]]))
-        results["add_async"] = add_async(stack, mnemo, mem0, data, async_convs, args.async_threads)
-        results["add_async"]["ratio_to_interleaved_mem0_add"] = round(
-            results["add_async"]["mnemo_per_s"] / results["ingest"]["mem0"]["per_s"], 2
-        )
+        if async_convs:  # --async-conversations 0: no async section
+            results["add_async"] = add_async(stack, mnemo, mem0, data, async_convs, args.async_threads)
+            results["add_async"]["ratio_to_interleaved_mem0_add"] = round(
+                results["add_async"]["mnemo_per_s"] / results["ingest"]["mem0"]["per_s"], 2
+            )
     finally:
         if mem0 is not None:
             mem0.close()

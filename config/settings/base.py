@@ -294,6 +294,9 @@ MNEMO_EMBED_BATCH_SIZE = env.int("MNEMO_EMBED_BATCH_SIZE", default=32)
 # A worker's embedding task also takes other queued memories, up to this many in one model run
 # (0: only its own). Batching is what lets ingestion approach the embedder's batched speed.
 MNEMO_EMBED_COLLECT = env.int("MNEMO_EMBED_COLLECT", default=64)
+# How long a web process's publisher waits for more ids before it sends an embedding task
+# (memories.services._Publisher): concurrent adds then share a message and a task. 0: no wait.
+MNEMO_PUBLISH_LINGER_MS = env.float("MNEMO_PUBLISH_LINGER_MS", default=25.0)
 MAX_TEXT_CHARS = env.int("MAX_TEXT_CHARS", default=16000)
 # A text is embedded in at most this many windows of the model's 256 tokens (each about 0.1 s of
 # CPU; 16,000 characters can be 16,000 tokens, 83 windows): a longer one gets this many, spread

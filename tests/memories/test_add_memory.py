@@ -116,3 +116,130 @@ def test_the_periodic_sweeper_is_scheduled():
 
     schedule = app.conf.beat_schedule
     assert schedule["requeue-stale-memories"]["task"] == "memories.tasks.requeue_stale_memories"
+
+
+# --- the async write in one statement, the metadata's scan, the publisher's linger ----------------
+
+
+def _stored(memory: Memory) -> dict:
+    """A memory's columns and its events' as stored, without what differs between two writes."""
+    from django.forms.models import model_to_dict
+
+    from memories.models import MemoryEvent
+
+    row = model_to_dict(Memory.objects.get(id=memory.id))
+    for varying in ("id", "event_id"):
+        row.pop(varying, None)
+    events = [
+        (e.event_type, e.actor_id, e.old_text, e.new_text, e.data)
+        for e in MemoryEvent.objects.filter(memory_id=memory.id).order_by("id")
+    ]
+    return {"row": row, "events": events}
+
+
+@pytest.mark.django_db
+def test_the_async_add_writes_the_row_and_its_event_in_one_statement_as_before(user):
+    """One round trip (the row and its event; no second INSERT, no BEGIN or COMMIT of its own),
+    and what it stores is what Memory.objects.create and the event's create stored."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from memories.models import MemoryEvent
+    from memories.permissions import ensure_user_namespace
+
+    namespace = ensure_user_namespace(user)
+    metadata = {"tags": ["Work Stuff"], "source_provider": "chat", "session_id": "s-1", "capture_mode": "explicit"}
+    with CaptureQueriesContext(connection) as queries:
+        new = services.add_memory(actor=user, namespace=namespace, content="Dana flies on June 22.", metadata=metadata)
+    writes = [q["sql"] for q in queries.captured_queries if "INSERT" in q["sql"].upper()]
+    assert len(writes) == 1, writes
+    assert "memories_memory" in writes[0] and "memories_memoryevent" in writes[0]
+    assert len(queries.captured_queries) == 1, [q["sql"][:80] for q in queries.captured_queries]
+
+    # The write before this change, with the same inputs.
+    with transaction.atomic():
+        old = Memory.objects.create(
+            namespace=namespace,
+            text="Dana flies on June 22.",
+            tags=["work-stuff"],
+            metadata=metadata,
+            created_by=user,
+            capture_mode="explicit",
+            source_provider="chat",
+            session_id="s-1",
+            valid_from=None,
+            valid_until=None,
+        )
+        MemoryEvent.objects.create(
+            memory=old, event_type="add", actor=user, old_text="", new_text=old.text, data={"via": "add_memory"}
+        )
+    stored_new, stored_old = _stored(new), _stored(old)
+    from datetime import datetime
+
+    for when in ("created_at", "updated_at", "last_confirmed_at"):  # the write's own time
+        a, b = (getattr(Memory.objects.get(id=m.id), when) for m in (new, old))
+        assert isinstance(a, datetime) and abs(a - b) < timedelta(seconds=5)
+        stored_new["row"].pop(when, None), stored_old["row"].pop(when, None)
+    assert stored_new == stored_old
+    assert stored_new["row"]["status"] == Memory.Status.QUEUED and stored_new["events"][0][0] == "add"
+    assert (new.id, new.event_id) == tuple(Memory.objects.filter(id=new.id).values_list("id", "event_id")[0])
+
+
+@pytest.mark.django_db
+def test_the_service_still_scans_metadata_the_contract_did_not_see(user):
+    """Called without an entrance's contract (admin, commands, imports), add_memory scans the
+    metadata itself: a text the contract never found clean is scanned, not looked up."""
+    from core.errors import SecretRejected
+    from memories.permissions import ensure_user_namespace
+
+    namespace = ensure_user_namespace(user)
+    with pytest.raises(SecretRejected):
+        services.add_memory(
+            actor=user, namespace=namespace, content="a fact", metadata={"note": "aws AKIAIOSFODNN7EXAMPLE"}
+        )
+    with pytest.raises(SecretRejected):
+        services.add_memory(actor=user, namespace=namespace, content="a fact", metadata={"AKIAIOSFODNN7EXAMPLE": 1})
+    assert Memory.objects.count() == 0
+
+
+def test_the_publisher_lingers_for_more_ids_and_a_flush_does_not_wait(monkeypatch, settings):
+    """Ids handed over within MNEMO_PUBLISH_LINGER_MS of the first leave in one message; a flush
+    sends what is waiting at once; a full batch does not wait."""
+    import threading
+    import time
+
+    sent: list[list[int]] = []
+    done = threading.Event()
+
+    def record(ids: list[int]) -> bool:
+        sent.append(list(ids))
+        done.set()
+        return True
+
+    monkeypatch.setattr(services, "send_to_queue", record)
+    monkeypatch.setattr(services.connections, "close_all", lambda: None)
+    settings.MNEMO_PUBLISH_LINGER_MS = 300
+    settings.MNEMO_EMBED_BATCH_SIZE = 4
+    publisher = services._Publisher()
+    publisher.add([1])
+    time.sleep(0.05)
+    publisher.add([2])
+    publisher.add([3])
+    assert done.wait(5)
+    assert publisher.flush(5)
+    assert sent == [[1, 2, 3]]
+
+    sent.clear()
+    settings.MNEMO_PUBLISH_LINGER_MS = 60_000
+    started = time.monotonic()
+    publisher.add([4])
+    assert publisher.flush(5)
+    assert sent == [[4]] and time.monotonic() - started < 2  # the flush did not wait out the linger
+
+    sent.clear()
+    started = time.monotonic()
+    publisher.add([5, 6, 7, 8, 9])
+    wait_for(lambda: len(sent) == 1, 5, "a full batch to leave")
+    assert sent == [[5, 6, 7, 8]] and time.monotonic() - started < 2  # a full batch goes at once
+    assert publisher.flush(5)
+    assert sent == [[5, 6, 7, 8], [9]]
