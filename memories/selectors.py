@@ -424,9 +424,19 @@ CALIBRATION: dict[str, Calibration] = {
 #: What this process counted about namespaces and words: key → (when, value).
 _stats_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
 _lexeme_cache: dict[str, tuple[str, ...]] = {}
-#: How long a process trusts what it counted (a namespace's size and common words, the table's
-#: word statistics).
+#: How long a process trusts what it counted (a large namespace's size and common words, the
+#: table's word statistics).
 NAMESPACE_STATS_SECONDS = 60
+#: How long it trusts the size and common words of a namespace of at most MNEMO_SEARCH_EXACT_MAX
+#: memories. Why shorter: a small namespace can grow several times over within a minute (an
+#: import, an agent's first conversation), and its size scales the keyword arm's weights and
+#: picks its common words: counted when it held one memory and trusted for a minute, they cost
+#: the peers benchmark's searches 17 points of R@10 (bench/NOTES.md, 2026-11-26 "stale
+#: namespace size"). Counting a small namespace again is cheap (its index, at most a few
+#: thousand rows), so a search recounts it at most every few seconds.
+SMALL_NAMESPACE_STATS_SECONDS = 2
+#: The clock of the cache (tests move it).
+_clock = time.monotonic
 #: Memories read to find a namespace's common words (all of a smaller namespace).
 COMMON_WORDS_SAMPLE = 2000
 
@@ -473,15 +483,21 @@ def query_vector_literal(text: str) -> str:
     return literal
 
 
-def _counted(key: tuple[Any, ...], count: Callable[[], Any]) -> Any:
-    """``count()``, remembered under ``key`` for NAMESPACE_STATS_SECONDS."""
-    now = time.monotonic()
+def _counted(key: tuple[Any, ...], count: Callable[[], Any], *, seconds: Callable[[Any], float] | None = None) -> Any:
+    """``count()``, remembered under ``key`` for NAMESPACE_STATS_SECONDS, or for
+    ``seconds(value)`` when given (how long a value may be trusted can depend on the value)."""
+    now = _clock()
     cached = _stats_cache.get(key)
-    if cached is not None and now - cached[0] < NAMESPACE_STATS_SECONDS:
+    if cached is not None and now < cached[0]:
         return cached[1]
     value = count()
-    _stats_cache[key] = (now, value)
+    _stats_cache[key] = (now + (seconds(value) if seconds is not None else NAMESPACE_STATS_SECONDS), value)
     return value
+
+
+def _namespace_stats_seconds(size: int) -> float:
+    """How long a namespace's counted size and common words are trusted, by its size."""
+    return SMALL_NAMESPACE_STATS_SECONDS if size <= settings.MNEMO_SEARCH_EXACT_MAX else NAMESPACE_STATS_SECONDS
 
 
 def word_frequencies() -> dict[str, float]:
@@ -504,11 +520,14 @@ def word_frequencies() -> dict[str, float]:
 
 
 def namespace_size(namespace_ids: list[int]) -> int:
-    """Live memories in the namespaces, cached for a minute per process (it picks the search
-    plan and scales keyword weights: its order of magnitude matters, not the last row)."""
+    """Live memories in the namespaces, cached per process for a minute, or a few seconds for a
+    small namespace (:data:`SMALL_NAMESPACE_STATS_SECONDS`): it picks the search plan and scales
+    keyword weights, so its order of magnitude matters, not the last row."""
     key = tuple(sorted(namespace_ids))
     return _counted(
-        ("size", *key), lambda: Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
+        ("size", *key),
+        lambda: Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count(),
+        seconds=_namespace_stats_seconds,
     )
 
 
@@ -640,7 +659,9 @@ def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
             cursor.execute("SELECT word FROM ts_stat(%s) WHERE ndoc >= %s", [inner, need])
             return frozenset(row[0] for row in cursor.fetchall())
 
-    return _counted(("common words", *key), count)
+    return _counted(
+        ("common words", *key), count, seconds=lambda _: _namespace_stats_seconds(namespace_size(list(key)))
+    )
 
 
 def _lexemes(tokens: list[str]) -> list[tuple[str, ...]]:
