@@ -38,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import free_port  # noqa: E402
+from bench.run import free_port, wait_for_stack  # noqa: E402
 
 DATA = ROOT / "bench" / "retrieval" / "conversations.json"
 RESULTS = ROOT / "bench" / "results" / "add-async"
@@ -66,23 +66,7 @@ class Stack:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        deadline, fast = time.monotonic() + 300, 0
-        while fast < 10:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError((data_dir / "serve.log").read_text()[-3000:])
-            started = time.perf_counter()
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                conn.request("GET", "/healthz")
-                conn.getresponse().read()
-                conn.close()
-                fast = fast + 1 if time.perf_counter() - started < 0.05 else 0
-            except OSError:
-                fast = 0
-            time.sleep(0.1)
-        deadline = time.monotonic() + 120
-        while "[queues]" not in (data_dir / "serve.log").read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        wait_for_stack(self.port, self.process, lambda: (data_dir / "serve.log").read_text(errors="replace"))
 
     @property
     def pgdata(self) -> Path:

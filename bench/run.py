@@ -115,6 +115,30 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_for_stack(port: int, process: subprocess.Popen[Any], log: Callable[[], str], timeout: float = 300) -> None:
+    """Until the ``make run`` stack on ``port`` answers /healthz fast ten times in a row (every
+    web worker has loaded its embedder), then until its Celery worker printed its banner (its
+    queues; the " ready." line is INFO, below a quiet stack's log level). ``log()``: the stack's
+    output so far, shown when it fails to start."""
+    deadline, fast = time.monotonic() + timeout, 0
+    while fast < 10:
+        if time.monotonic() > deadline or process.poll() is not None:
+            raise RuntimeError(f"the make run stack did not start: {log()[-3000:]}")
+        started = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            conn.close()
+            fast = fast + 1 if time.perf_counter() - started < 0.05 else 0
+        except OSError:
+            fast = 0
+        time.sleep(0.1)
+    deadline = time.monotonic() + 120
+    while "[queues]" not in log() and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 def wait_port(port: int, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

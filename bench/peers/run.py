@@ -61,7 +61,14 @@ from typing import Any  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import free_port, latency_summary, median_summary, percentile, split_search_time  # noqa: E402
+from bench.run import (  # noqa: E402
+    free_port,
+    latency_summary,
+    median_summary,
+    percentile,
+    split_search_time,
+    wait_for_stack,
+)
 
 DATA = ROOT / "bench" / "retrieval" / "conversations.json"
 RESULTS = ROOT / "bench" / "results"
@@ -186,25 +193,7 @@ class Stack:
 
     def _wait_ready(self, timeout: float = 300) -> None:
         """Until /healthz answers fast ten times in a row (every web worker has its embedder)."""
-        deadline, fast = time.monotonic() + timeout, 0
-        while fast < 10:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError(f"the make run stack did not start: {self.log_text()[-3000:]}")
-            started = time.perf_counter()
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                conn.request("GET", "/healthz")
-                conn.getresponse().read()
-                conn.close()
-                fast = fast + 1 if time.perf_counter() - started < 0.05 else 0
-            except OSError:
-                fast = 0
-            time.sleep(0.1)
-        # The worker prints its banner (its queues) as it starts; its " ready." line is INFO,
-        # below the stack's log level here. The async section comes minutes later anyway.
-        deadline = time.monotonic() + 120
-        while "[queues]" not in self.log_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        wait_for_stack(self.port, self.process, self.log_text, timeout)
 
     def log_text(self) -> str:
         return (self.data_dir / "serve.log").read_text(errors="replace")
