@@ -5,7 +5,8 @@ PostgreSQL (as the stack's children do) and answers with one JSON line.
     python bench/peers/mnemo_side.py setup --namespaces agent:peers-c0,agent:peers-c1
         a user with an API token and write access to each namespace: {"token": ..., "namespaces": {...}}
     python bench/peers/mnemo_side.py embed-cpu < queries.json
-        the query embedding's CPU in this process, one thread, as the web process embeds a query
+        the query embedding's CPU in this process, one thread, as the web process embeds a query:
+        back to back, and each after a pause
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+#: The pause before each embedding of the second measurement (about what comes between two of
+#: Mnemo's searches at concurrency 1 in the peers run).
+PAUSE_S = 0.02
 
 
 def setup_django() -> None:
@@ -48,24 +52,39 @@ def setup(namespaces: list[str]) -> dict:
 
 def embed_cpu(queries: list[str]) -> dict:
     """Each query embedded alone (search's ``embedding_text`` of a one-namespace search), its CPU
-    time on this thread: what one search's embedding costs the machine."""
+    time on this thread: what one search's embedding costs the machine.
+
+    Twice: back to back (``cpu_p50_ms``), and each after a pause of ``PAUSE_S`` (``*_after_pause``),
+    as a served search's embedding comes, with the search's statement, Django, the client and Mem0's
+    search between two. Back to back the model's data (86 MiB of float32 once onnxruntime has folded
+    the file's int8 weights, 40 MiB of them read by every query) is still in the caches; after a
+    pause it is not, and the same embedding costs 1.2 to 1.9 times the CPU (bench/embed_gap.py,
+    bench/NOTES.md 2026-11-26)."""
     from memories.embedding import embed_texts
 
     embed_texts(queries[:8])  # load and warm up
-    cpu, wall = [], []
-    for query in queries:
-        c0, w0 = time.thread_time(), time.perf_counter()
-        embed_texts([query])
-        cpu.append((time.thread_time() - c0) * 1000)
-        wall.append((time.perf_counter() - w0) * 1000)
-    cpu.sort()
-    wall.sort()
-    return {
-        "n": len(queries),
-        "cpu_p50_ms": round(cpu[len(cpu) // 2], 2),
-        "cpu_mean_ms": round(sum(cpu) / len(cpu), 2),
-        "wall_p50_ms": round(wall[len(wall) // 2], 2),
-    }
+    cpu: dict[str, list[float]] = {"": [], "_after_pause": []}
+    wall: dict[str, list[float]] = {"": [], "_after_pause": []}
+    # In blocks of 20 queries, the two ways in turn (ABBA), so a change in the machine's load
+    # falls on both alike; within a block, back to back is back to back.
+    for b, start in enumerate(range(0, len(queries), 20)):
+        for suffix in ("", "_after_pause") if b % 2 == 0 else ("_after_pause", ""):
+            for query in queries[start : start + 20]:
+                if suffix:
+                    time.sleep(PAUSE_S)
+                c0, w0 = time.thread_time(), time.perf_counter()
+                embed_texts([query])
+                cpu[suffix].append((time.thread_time() - c0) * 1000)
+                wall[suffix].append((time.perf_counter() - w0) * 1000)
+    out: dict = {"n": len(queries), "pause_ms": PAUSE_S * 1000}
+    for suffix in cpu:
+        c, w = sorted(cpu[suffix]), sorted(wall[suffix])
+        out |= {
+            f"cpu_p50_ms{suffix}": round(c[len(c) // 2], 2),
+            f"cpu_mean_ms{suffix}": round(sum(c) / len(c), 2),
+            f"wall_p50_ms{suffix}": round(w[len(w) // 2], 2),
+        }
+    return out
 
 
 def main() -> None:

@@ -149,7 +149,14 @@ def _stages(r: dict[str, Any]) -> list[str]:
     if emb:
         out.append(
             f"- Mnemo's query embedding alone (int8 MiniLM on onnxruntime, one thread, in a process of its own): "
-            f"{emb['cpu_p50_ms']} ms of CPU p50 ({emb['wall_p50_ms']} ms wall), {emb['n']} of the questions."
+            f"{emb['cpu_p50_ms']} ms of CPU p50 ({emb['wall_p50_ms']} ms wall), {emb['n']} of the questions"
+            + (
+                f"; each after a {emb['pause_ms']:.0f} ms pause, as a served search's comes (the model's "
+                f"weights no longer in the cache): {emb['cpu_p50_ms_after_pause']} ms of CPU "
+                f"({emb['wall_p50_ms_after_pause']} ms wall)."
+                if "cpu_p50_ms_after_pause" in emb
+                else "."
+            )
         )
     if split:
         out.append(
