@@ -38,66 +38,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import free_port, wait_for_stack  # noqa: E402
+from bench.peers.run import Stack  # noqa: E402
 
 DATA = ROOT / "bench" / "retrieval" / "conversations.json"
 RESULTS = ROOT / "bench" / "results" / "add-async"
 
 
-class Stack:
-    """scripts/serve.py of the checkout ``root`` on a free port with a data folder of its own."""
-
-    def __init__(self, root: Path, data_dir: Path) -> None:
-        self.root, self.data_dir, self.port = root, data_dir, free_port()
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "VIRTUAL_ENV", "PYTHONHOME"}},
-            "DJANGO_SETTINGS_MODULE": "config.settings.local",
-            "DJANGO_DEBUG": "false",
-            "MNEMO_DATA_DIR": str(data_dir),
-            "MNEMO_LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(root),
-        }
-        self.log = open(data_dir / "serve.log", "w")  # noqa: SIM115 (open for the stack's life)
-        self.process = subprocess.Popen(
-            [sys.executable, "scripts/serve.py", "--host", "127.0.0.1", "--port", str(self.port), "--no-demo"],
-            cwd=root,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        wait_for_stack(self.port, self.process, lambda: (data_dir / "serve.log").read_text(errors="replace"))
-
-    @property
-    def pgdata(self) -> Path:
-        return self.data_dir / "pgdata"
-
-    def dsn(self, database: str = "mnemo") -> str:
-        lines = (self.pgdata / "postmaster.pid").read_text().splitlines()
-        socket_dir = lines[4].strip() if len(lines) > 4 and lines[4].strip() else str(self.pgdata)
-        return f"postgresql://postgres@/{database}?host={socket_dir}&application_name=bench-client"
-
-    def setup(self, namespaces: list[str]) -> dict[str, Any]:
-        env = {**self.env, "MNEMO_EMBEDDED_PG_PGDATA": str(self.pgdata.resolve())}
-        out = subprocess.run(
-            [sys.executable, "bench/peers/mnemo_side.py", "setup", "--namespaces", ",".join(namespaces)],
-            cwd=ROOT,  # this checkout's helper, the stack's database
-            env={**env, "PYTHONPATH": str(ROOT)},
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        return json.loads(out.stdout.strip().splitlines()[-1])
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.log.close()
+def dsn(stack: Stack, database: str = "mnemo") -> str:
+    """The stack's embedded PostgreSQL, as this bench's client (application_name bench-client)."""
+    return f"postgresql://postgres@/{database}?host={stack.socket_dir()}&application_name=bench-client"
 
 
 def processes(stack: Stack, db: Any) -> dict[str, dict[tuple[int, float], float]]:
@@ -221,10 +170,10 @@ def one_run(
 
     def messages() -> int:
         """Messages ever put on the broker's table (its id sequence): the tasks the web published."""
-        with psycopg.connect(stack.dsn("mnemo_broker"), autocommit=True) as broker:
+        with psycopg.connect(dsn(stack, "mnemo_broker"), autocommit=True) as broker:
             return broker.execute("SELECT last_value FROM message_id_sequence").fetchone()[0]
 
-    with psycopg.connect(stack.dsn(), autocommit=True) as db:
+    with psycopg.connect(dsn(stack), autocommit=True) as db:
         messages0 = messages()
         ns_id = db.execute("SELECT id FROM memories_namespace WHERE key = %s", [key]).fetchone()[0]
         before, busy0 = processes(stack, db), machine_busy()
@@ -300,9 +249,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     for i, name in enumerate(order):
         work = Path(tempfile.mkdtemp(prefix="mnemo-async-split-"))
-        stack = Stack(Path(arms[name]), work)
+        stack = Stack(sys.executable, work, root=Path(arms[name]), env={})
         try:
-            token = stack.setup(["agent:split-warm", "agent:split-run"])["token"]
+            token = stack.side("setup", "--namespaces", "agent:split-warm,agent:split-run")["token"]
             one_run(stack, token, "agent:split-warm", items[:64], args.threads)  # pools, threads, caches
             time.sleep(1.0)
             run = {"arm": name, "load_average": [round(x, 2) for x in os.getloadavg()]}

@@ -120,20 +120,8 @@ def wait_for_stack(port: int, process: subprocess.Popen[Any], log: Callable[[], 
     web worker has loaded its embedder), then until its Celery worker printed its banner (its
     queues; the " ready." line is INFO, below a quiet stack's log level). ``log()``: the stack's
     output so far, shown when it fails to start."""
-    deadline, fast = time.monotonic() + timeout, 0
-    while fast < 10:
-        if time.monotonic() > deadline or process.poll() is not None:
-            raise RuntimeError(f"the make run stack did not start: {log()[-3000:]}")
-        started = time.perf_counter()
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
-            conn.close()
-            fast = fast + 1 if time.perf_counter() - started < 0.05 else 0
-        except OSError:
-            fast = 0
-        time.sleep(0.1)
+    if not wait_ready(port, timeout, process=process):
+        raise RuntimeError(f"the make run stack did not start: {log()[-3000:]}")
     deadline = time.monotonic() + 120
     while "[queues]" not in log() and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -263,11 +251,14 @@ class Env:
         return process
 
 
-def wait_ready(port: int, timeout: float = 180) -> None:
-    """Until every web worker has booted (the embedder loaded): /healthz answers quickly."""
+def wait_ready(port: int, timeout: float = 180, *, process: subprocess.Popen[Any] | None = None) -> bool:
+    """Until every web worker has booted (the embedder loaded): /healthz answers quickly ten times
+    in a row. False if it did not within ``timeout``, or ``process`` (the server) exited."""
     deadline = time.monotonic() + timeout
     fast = 0
     while time.monotonic() < deadline and fast < 10:
+        if process is not None and process.poll() is not None:
+            return False
         started = time.perf_counter()
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -278,6 +269,7 @@ def wait_ready(port: int, timeout: float = 180) -> None:
         except OSError:
             fast = 0
         time.sleep(0.1)
+    return fast >= 10
 
 
 class Client:

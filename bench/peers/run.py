@@ -161,11 +161,23 @@ def cpu_spent(before: Any, after: Any, requests: int) -> dict[str, Any]:
 # --- Mnemo: the make run stack over HTTP -----------------------------------------------------------
 
 
-class Stack:
-    """scripts/serve.py on a free port with a data folder of its own."""
+def peers_env() -> dict[str, str]:
+    """The stack's settings in the peers run: Server-Timing on (the per-stage split), and the
+    query-vector cache off unless MNEMO_QUERY_VECTOR_CACHE is given. Mem0 embeds every query; so
+    does Mnemo here, or the throughput rounds, which repeat their questions, would time cache hits
+    against Mem0's embeddings."""
+    return {
+        "MNEMO_SERVER_TIMING": "true",
+        "MNEMO_QUERY_VECTOR_CACHE": os.environ.get("MNEMO_QUERY_VECTOR_CACHE", "0"),
+    }
 
-    def __init__(self, python: str, data_dir: Path) -> None:
-        self.python, self.data_dir = python, data_dir
+
+class Stack:
+    """scripts/serve.py of the checkout ``root`` (this one by default) on a free port with a data
+    folder of its own, ``env`` on top of the defaults (:func:`peers_env` unless given)."""
+
+    def __init__(self, python: str, data_dir: Path, *, root: Path = ROOT, env: dict[str, str] | None = None) -> None:
+        self.python, self.data_dir, self.root = python, data_dir, root
         self.port = free_port()
         self.env = {
             **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "VIRTUAL_ENV", "PYTHONHOME"}},
@@ -173,17 +185,13 @@ class Stack:
             "DJANGO_DEBUG": "false",
             "MNEMO_DATA_DIR": str(data_dir),
             "MNEMO_LOG_LEVEL": "WARNING",
-            "MNEMO_SERVER_TIMING": "true",
-            # Mem0 embeds every query; so does Mnemo here: its query-vector cache (on by default) is
-            # off unless MNEMO_QUERY_VECTOR_CACHE is given, or the throughput rounds, which repeat
-            # their questions, would time cache hits against Mem0's embeddings.
-            "MNEMO_QUERY_VECTOR_CACHE": os.environ.get("MNEMO_QUERY_VECTOR_CACHE", "0"),
-            "PYTHONPATH": str(ROOT),
+            **(peers_env() if env is None else env),
+            "PYTHONPATH": str(root),
         }
         self.log = open(data_dir / "serve.log", "w")  # noqa: SIM115 (open for the stack's life)
         self.process = subprocess.Popen(
             [python, "scripts/serve.py", "--host", "127.0.0.1", "--port", str(self.port), "--no-demo"],
-            cwd=ROOT,
+            cwd=root,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -208,8 +216,9 @@ class Stack:
         return lines[4].strip() if len(lines) > 4 and lines[4].strip() else str(self.pgdata)
 
     def side(self, *args: str, stdin: str | None = None) -> dict[str, Any]:
-        """bench/peers/mnemo_side.py with Mnemo's Python, attached to the stack's database."""
-        env = {**self.env, "MNEMO_EMBEDDED_PG_PGDATA": str(self.pgdata.resolve())}
+        """bench/peers/mnemo_side.py with Mnemo's Python, attached to the stack's database (this
+        checkout's helper, whichever checkout the stack serves)."""
+        env = {**self.env, "MNEMO_EMBEDDED_PG_PGDATA": str(self.pgdata.resolve()), "PYTHONPATH": str(ROOT)}
         result = subprocess.run(
             [self.python, "bench/peers/mnemo_side.py", *args],
             cwd=ROOT,
