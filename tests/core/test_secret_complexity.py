@@ -119,12 +119,20 @@ def test_the_whole_scan_is_linear_on_the_costliest_texts(detector_times, scan):
     failures = []
     keys = _slowest_texts(detector_times, 30)
     assert len(keys) >= 30
+    longer: dict[str, str] | None = None
     for key in keys:
         t_small, t_big = adversarial.growth(scan, small[key], big[key], 2)
         if _ratio(t_small, t_big) > LIMIT:
             t_small, t_big = adversarial.growth(scan, small[key], big[key], 7)
-            if _ratio(t_small, t_big) > LIMIT:
-                failures.append(f"{key}: {t_small * 1e3:.3f} ms -> {t_big * 1e3:.3f} ms")
+        if _ratio(t_small, t_big) > LIMIT:
+            # And at 2n against 16n, as the detectors' test does: at n the whole scan's working set
+            # still flatters the short text (a clean linear scan read 3.21 -> 32.4 ms, 10.1x, on
+            # a loaded CI machine, and 0.78 ms per 1,000 characters from 4k to 64k alone).
+            if longer is None:
+                longer = adversarial.all_texts(2 * N_SCAN * GROWTH)
+            t_small, t_big = adversarial.growth(scan, longer[key][-2 * N_SCAN :], longer[key], 7)
+        if _ratio(t_small, t_big) > LIMIT:
+            failures.append(f"{key}: {t_small * 1e3:.3f} ms -> {t_big * 1e3:.3f} ms")
     assert not failures, "superlinear scans:\n" + "\n".join(failures)
 
 
