@@ -287,9 +287,19 @@ def page(files: list[Path]) -> str:
     from bench.retrieval import (
         answerable,  # the answerability check (issue 26)
         embedder_compare,  # the opt-in integer-kernel embedder (issue 25)
+        embedder_speed,  # the default embedder's fused graph (issue 25)
     )
 
-    for benchmark in (text_limits, contradictions, answerable, search_cpu, remember_cost, embedder_compare, peers):
+    for benchmark in (
+        text_limits,
+        contradictions,
+        answerable,
+        search_cpu,
+        remember_cost,
+        embedder_speed,
+        embedder_compare,
+        peers,
+    ):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
     return text

@@ -133,7 +133,7 @@ CHILD = textwrap.dedent(
     import hashlib, json, sys
     import django
     from django.conf import settings
-    settings.configure(MNEMO_EMBED_MAX_WINDOWS=3, MNEMO_EMBED_CACHE_DIR=sys.argv[1])
+    settings.configure(MNEMO_EMBED_MAX_WINDOWS=3, MNEMO_EMBED_CACHE_DIR=sys.argv[1], MNEMO_EMBED_FUSED=True)
     django.setup()
     from memories.embedding import MiniLMDynamicInt8Embedder
     embedder = MiniLMDynamicInt8Embedder()
