@@ -156,18 +156,42 @@ def _intro(result: dict[str, Any]) -> list[str]:
     ]
 
 
-def bars(result: dict[str, Any]) -> dict[str, Any]:
-    """Issue 26's two bars on this data set, at min_score 0: hybrid ≥ each arm at R@5 and R@10 in
-    every question type (the cells where an arm wins), and hybrid's R@10 over all ≥ R10_BAR."""
-    h = result["hybrid"]["table"]
+def bars(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Issue 26's two bars from {mode: per-type table} at min_score 0: hybrid ≥ each arm at R@5
+    and R@10 in every question type (the cells where an arm wins), and hybrid's R@10 ≥ R10_BAR."""
+    h = tables["hybrid"]
     losses = [
-        f"{arm} {t} {m} ({result[arm]['table'][t][m] - h[t][m]:+.3f})"
+        f"{arm} {t} {m} ({tables[arm][t][m] - h[t][m]:+.3f})"
         for arm in ("vector", "keyword")
         for t in h
         for m in ("r5", "r10")
-        if result[arm]["table"][t][m] > h[t][m] + 1e-9
+        if tables[arm][t][m] > h[t][m] + 1e-9
     ]
     return {"arms_ok": not losses, "losses": losses, "r10": h["all"]["r10"], "r10_ok": h["all"]["r10"] >= R10_BAR}
+
+
+def replica_tables(result: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """The numpy replica's tables (crossval.holdout on features.py's candidates) when they differ
+    from the SQL's at min_score 0, else None."""
+    replica = result.get("numpy_replica")
+    if replica is None:
+        return None
+    tables = {"hybrid": replica["table"], "vector": replica["arms"][0], "keyword": replica["arms"][1]}
+    same = all(
+        abs(tables[mode][t][m] - result[mode]["table"][t][m]) < 1e-9
+        for mode in MODES
+        for t in result[mode]["table"]
+        for m in ("r5", "r10")
+    )
+    return None if same else tables
+
+
+def _bars_line(label: str, b: dict[str, Any]) -> str:
+    return (
+        f"{label}: hybrid ≥ each arm at R@5 and R@10 in every type: **{'holds' if b['arms_ok'] else 'does not hold'}**"
+        + (f" ({'; '.join(b['losses'])})" if b["losses"] else "")
+        + f"; hybrid R@10 {b['r10']:.3f} ≥ {R10_BAR}: **{'holds' if b['r10_ok'] else 'does not hold'}**."
+    )
 
 
 def render(result: dict[str, Any]) -> list[str]:
@@ -199,15 +223,34 @@ def render(result: dict[str, Any]) -> list[str]:
         f"false-empty rate {h['false_empty_rate']:.3f}; silent (no result) on {h['silence_rate']:.3f} of the "
         "never-stored questions (" + ", ".join(f"{k}: {v:.2f}" for k, v in h.get("silence_by_kind", {}).items()) + ").",
     ]
-    if result.get("dataset") == "notes":
-        b = bars(result)
+    replica = replica_tables(result)
+    if replica is not None:
         lines += [
             "",
-            f"Issue 26's bars on this set, at min_score 0: hybrid ≥ each arm at R@5 and R@10 in every type: "
-            f"**{'holds' if b['arms_ok'] else 'does not hold'}**"
-            + (f" ({'; '.join(b['losses'])})" if b["losses"] else "")
-            + f"; hybrid R@10 {b['r10']:.3f} ≥ {R10_BAR}: **{'holds' if b['r10_ok'] else 'does not hold'}**.",
+            "**The numpy replica does not match the SQL here.** `crossval.holdout`, on the candidates "
+            "`features.py` dumped from the same database in the same process just after these searches, reads "
+            "(min_score 0, R@5 / R@10 / MRR):",
+            "",
+            "| mode | " + " | ".join(types) + " |",
+            "|---|" + "---|" * len(types),
         ]
+        for mode in MODES:
+            t = replica[mode]
+            lines.append(
+                f"| `{mode}` | "
+                + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
+                + " |"
+            )
+    if result.get("dataset") == "notes":
+        lines += [
+            "",
+            _bars_line(
+                "Issue 26's bars on this set, the SQL's read at min_score 0",
+                bars({mode: result[mode]["table"] for mode in MODES}),
+            ),
+        ]
+        if replica is not None:
+            lines += ["", _bars_line("The same bars on the replica's rows", bars(replica))]
     if "answerability_check" in result:
         a = result["answerability_check"]["holdout"]
         lines += [
@@ -224,7 +267,8 @@ def render(result: dict[str, Any]) -> list[str]:
         lines += [
             "",
             "Hybrid at other floors (a request's `min_score`), from the same candidates (`crossval.holdout`, whose "
-            "rows above match the SQL's): R@10 lost / share of never-stored questions still answered.",
+            + ("rows above match the SQL's" if replica is None else "rows differ from the SQL's: see above")
+            + "): R@10 lost / share of never-stored questions still answered.",
             "",
             "| " + " | ".join(str(f["floor"]) for f in result["floors"]) + " |",
             "|" + "---|" * len(result["floors"]),
