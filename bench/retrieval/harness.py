@@ -83,6 +83,14 @@ def load(data: dict[str, Any], *, conversations: list[str] | None = None, progre
             print(f"  {conv['id']}: {len(turns)} turns in {time.perf_counter() - started:.0f}s", flush=True)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
+    # What this process counted while the namespaces were filling (remember's search plan caches a
+    # namespace's size for 2 s) is stale now: the first searches would count the common words of
+    # the last namespace loaded over its first few memories, and its questions, embedded all at
+    # once, would keep the user's name (2026-11-26, notes.json's first read: R@10 0.722 instead
+    # of 0.762 in the vector arm, bench/NOTES.md).
+    from memories import selectors
+
+    selectors.forget_namespace_stats()
     return namespaces
 
 

@@ -229,7 +229,7 @@ def render(result: dict[str, Any]) -> list[str]:
             "",
             "**The numpy replica does not match the SQL here.** `crossval.holdout`, on the candidates "
             "`features.py` dumped from the same database in the same process just after these searches, reads "
-            "(min_score 0, R@5 / R@10 / MRR):",
+            "(min_score 0, R@5 / R@10 / MRR; why they differ: bench/NOTES.md):",
             "",
             "| mode | " + " | ".join(types) + " |",
             "|---|" + "---|" * len(types),

@@ -4,6 +4,8 @@ note, its vocabulary stays apart from the three other sets, and the loaders read
 
 import hashlib
 
+import pytest
+
 from bench.retrieval import generate_notes as gen
 from bench.retrieval import harness, holdout
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
@@ -89,3 +91,14 @@ def test_the_bars_name_the_cells_an_arm_wins():
         "r10": 0.72,
         "r10_ok": True,
     }
+
+
+@pytest.mark.django_db
+def test_loading_forgets_what_it_counted_while_filling():
+    """A namespace's size cached by remember while it filled must not reach the first searches
+    (they would count its common words over its first few memories)."""
+    from memories import selectors
+
+    selectors._stats_cache[("size", 10**9)] = (selectors._clock() + 3600, 5)
+    harness.load({"conversations": []})
+    assert ("size", 10**9) not in selectors._stats_cache
