@@ -83,6 +83,8 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += [CROSSVAL_INTRO, ""] + crossval.render(results["retrieval_crossval"]) + [""]
     if "retrieval_holdout" in results:  # the third data set, read once (issue 26)
         lines += holdout.render(results["retrieval_holdout"]) + [""]
+    if "retrieval_notes" in results:  # the fourth data set, an agent's notes, read once (issue 26)
+        lines += holdout.render(results["retrieval_notes"]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

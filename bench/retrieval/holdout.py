@@ -2,7 +2,8 @@
 
 The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH_COMMON_SHARE
 (0.02) were chosen on conversations.json and chat.json (crossval.py); assistant.json
-(generate_assistant.py) was built afterwards with a different design. Here it is read once:
+(generate_assistant.py) was built afterwards with a different design, and read twice; notes.json
+(generate_notes.py, ``--dataset notes``), an agent's memory notes, after that. Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -10,6 +11,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
 
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --features /tmp/f-assistant.json
         --json bench/results/<stamp>-retrieval-holdout.json   (one command line)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --dataset notes --features /tmp/f-notes.json
+        --answerable --json bench/results/<stamp>-retrieval-notes.json   (the fourth set, with the frozen check)
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "k
 MODES = ("hybrid", "vector", "keyword")
 #: Floors whose cost and catch on the hold-out are tabled (a request's min_score).
 OTHER_FLOORS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+#: The data sets read this way, and the results section each one writes (bench/report.py renders both).
+SECTIONS = {"assistant": "retrieval_holdout", "notes": "retrieval_notes"}
+#: Issue 26's bar for R@10 out of sample.
+R10_BAR = 0.72
 
 
 def _table(rows: dict[str, list[tuple[float, float, float]]]) -> dict[str, Any]:
@@ -125,17 +132,73 @@ def verdicts(result: dict[str, Any], key: str = "table") -> dict[str, list[str]]
     }
 
 
-def render(result: dict[str, Any]) -> list[str]:
-    """docs/benchmarks.md's hold-out section (bench/retrieval/bench.py's render_sections)."""
-    types = [t for t in (*TYPES, "all") if t in result["hybrid"]["table"]]
-    lines = [
+def _intro(result: dict[str, Any]) -> list[str]:
+    """The section's title and what the data set is."""
+    ships = (
+        f"Search exactly as it ships (fusion rule, calibration, common-word share {result['common_share']}, "
+        f"default floor {result['floor']}), read once. Cells: R@5 / R@10 / MRR."
+    )
+    if result.get("dataset") == "notes":
+        return [
+            "### Retrieval on the fourth data set: an agent's memory notes (nothing fitted, read once)",
+            "",
+            "`bench/retrieval/notes.json` (`generate_notes.py`, built after the third set had been read twice): "
+            f"{result['conversations']} users, one namespace each, {result['turns']} short dated notes as an agent "
+            f"stores them through `remember` (mostly task logs), {result['questions']} questions "
+            f"({result['answerable']} with evidence). {ships}",
+        ]
+    return [
         "### Retrieval on the true hold-out (third data set, nothing fitted)",
         "",
         f"`bench/retrieval/assistant.json` (`generate_assistant.py`, built after every search choice was made): "
         f"{result['conversations']} users talking to an assistant, {result['turns']} turns, {result['questions']} "
-        f"questions ({result['answerable']} with evidence). Search exactly as it ships (fusion rule, calibration, "
-        f"common-word share {result['common_share']}, default floor {result['floor']}), read once. "
-        "Cells: R@5 / R@10 / MRR.",
+        f"questions ({result['answerable']} with evidence). {ships}",
+    ]
+
+
+def bars(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Issue 26's two bars from {mode: per-type table} at min_score 0: hybrid ≥ each arm at R@5
+    and R@10 in every question type (the cells where an arm wins), and hybrid's R@10 ≥ R10_BAR."""
+    h = tables["hybrid"]
+    losses = [
+        f"{arm} {t} {m} ({tables[arm][t][m] - h[t][m]:+.3f})"
+        for arm in ("vector", "keyword")
+        for t in h
+        for m in ("r5", "r10")
+        if tables[arm][t][m] > h[t][m] + 1e-9
+    ]
+    return {"arms_ok": not losses, "losses": losses, "r10": h["all"]["r10"], "r10_ok": h["all"]["r10"] >= R10_BAR}
+
+
+def replica_tables(result: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """The numpy replica's tables (crossval.holdout on features.py's candidates) when they differ
+    from the SQL's at min_score 0, else None."""
+    replica = result.get("numpy_replica")
+    if replica is None:
+        return None
+    tables = {"hybrid": replica["table"], "vector": replica["arms"][0], "keyword": replica["arms"][1]}
+    same = all(
+        abs(tables[mode][t][m] - result[mode]["table"][t][m]) < 1e-9
+        for mode in MODES
+        for t in result[mode]["table"]
+        for m in ("r5", "r10")
+    )
+    return None if same else tables
+
+
+def _bars_line(label: str, b: dict[str, Any]) -> str:
+    return (
+        f"{label}: hybrid ≥ each arm at R@5 and R@10 in every type: **{'holds' if b['arms_ok'] else 'does not hold'}**"
+        + (f" ({'; '.join(b['losses'])})" if b["losses"] else "")
+        + f"; hybrid R@10 {b['r10']:.3f} ≥ {R10_BAR}: **{'holds' if b['r10_ok'] else 'does not hold'}**."
+    )
+
+
+def render(result: dict[str, Any]) -> list[str]:
+    """docs/benchmarks.md's section for a data set read once (bench/retrieval/bench.py's render_sections)."""
+    types = [t for t in (*TYPES, "all") if t in result["hybrid"]["table"]]
+    lines = [
+        *_intro(result),
         "",
         "| mode | floor | " + " | ".join(types) + " |",
         "|---|---|" + "---|" * len(types),
@@ -160,11 +223,52 @@ def render(result: dict[str, Any]) -> list[str]:
         f"false-empty rate {h['false_empty_rate']:.3f}; silent (no result) on {h['silence_rate']:.3f} of the "
         "never-stored questions (" + ", ".join(f"{k}: {v:.2f}" for k, v in h.get("silence_by_kind", {}).items()) + ").",
     ]
+    replica = replica_tables(result)
+    if replica is not None:
+        lines += [
+            "",
+            "**The numpy replica does not match the SQL here.** `crossval.holdout`, on the candidates "
+            "`features.py` dumped from the same database in the same process just after these searches, reads "
+            "(min_score 0, R@5 / R@10 / MRR; why they differ: bench/NOTES.md):",
+            "",
+            "| mode | " + " | ".join(types) + " |",
+            "|---|" + "---|" * len(types),
+        ]
+        for mode in MODES:
+            t = replica[mode]
+            lines.append(
+                f"| `{mode}` | "
+                + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
+                + " |"
+            )
+    if result.get("dataset") == "notes":
+        lines += [
+            "",
+            _bars_line(
+                "Issue 26's bars on this set, the SQL's read at min_score 0",
+                bars({mode: result[mode]["table"] for mode in MODES}),
+            ),
+        ]
+        if replica is not None:
+            lines += ["", _bars_line("The same bars on the replica's rows", bars(replica))]
+    if "answerability_check" in result:
+        a = result["answerability_check"]["holdout"]
+        lines += [
+            "",
+            "With the frozen answerability check (`MNEMO_ANSWERABLE_CHECK`, `memories.answerable.MODEL`, no fitting: "
+            f"`answerable.py`'s replica, top {result['answerability_check']['model']['top_k']}): silent on "
+            f"{a['silenced']:.3f} of the {a['never_stored']} never-stored questions (the floor alone: "
+            f"{a['silenced_by_floor_alone']:.3f}; "
+            + ", ".join(f"{k}: {v['silenced']:.2f} of {v['n']}" for k, v in a["never_kinds"].items())
+            + f"); R@10 lost on the answerable ones {100 * a['r10_lost']:.1f} points against the floor alone "
+            f"({100 * a['r10_lost_vs_no_floor']:.1f} against no floor), false empties {a['false_empty_rate']:.3f}.",
+        ]
     if "floors" in result:
         lines += [
             "",
             "Hybrid at other floors (a request's `min_score`), from the same candidates (`crossval.holdout`, whose "
-            "rows above match the SQL's): R@10 lost / share of never-stored questions still answered.",
+            + ("rows above match the SQL's" if replica is None else "rows differ from the SQL's: see above")
+            + "): R@10 lost / share of never-stored questions still answered.",
             "",
             "| " + " | ".join(str(f["floor"]) for f in result["floors"]) + " |",
             "|" + "---|" * len(result["floors"]),
@@ -183,35 +287,49 @@ def render(result: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-holdout.json here")
+    parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
+    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes>.json here")
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
+    parser.add_argument(
+        "--answerable", action="store_true", help="and the frozen answerability check on them (needs --features)"
+    )
     args = parser.parse_args(argv)
+    if args.answerable and not args.features:
+        parser.error("--answerable needs --features")
     harness.setup_django(Path(args.data_dir))
-    result = evaluate()
+    name = args.dataset
+    result = evaluate(name)
     if args.features:
         from bench.retrieval import crossval, features
 
-        dumped = features.dump("assistant")
+        dumped = features.dump(name)
         Path(args.features).write_text(json.dumps(dumped))
-        qs = [crossval.Question(q, "assistant", dumped["common_share"]) for q in dumped["questions"]]
+        qs = [crossval.Question(q, name, dumped["common_share"]) for q in dumped["questions"]]
         result["numpy_replica"] = crossval.jsonable(crossval.holdout(qs))
         # other floors a caller may pass as min_score: what each costs and silences here (read, not fitted)
         ranked, probs = crossval.scored(qs, crossval.RULES[crossval.SHIPPED_NOW], crossval.SHIPPED_CALIBRATION)
         result["floors"] = [crossval.jsonable(crossval.floor_effect(qs, ranked, probs, f)) for f in OTHER_FLOORS]
-        kinds = [q.get("never") for q in harness.dataset("assistant")["questions"]]
+        kinds = [q.get("never") for q in harness.dataset(name)["questions"]]
         for entry, f in zip(result["floors"], OTHER_FLOORS, strict=True):
             answered: dict[str, list[bool]] = {}
             for q, kind, idx, p in zip(qs, kinds, ranked, probs, strict=True):
                 if not q.evidence:
                     answered.setdefault(kind or "never said", []).append(bool((p[idx[:10]] >= f).any()))
             entry["false_hit_by_kind"] = {k: statistics.fmean(v) for k, v in sorted(answered.items())}
+    if args.answerable:  # the frozen memories.answerable.MODEL on these candidates: answerable.py holdout, no fitting
+        from bench.retrieval import answerable, crossval
+
+        prepared = answerable.prepare(args.data_dir, args.features, name)
+        result["answerability_check"] = crossval.jsonable(
+            answerable.holdout([answerable.Q(q, name) for q in prepared["questions"]])
+        )
     print("\n".join(render(result)))
     if args.json:
         import subprocess
 
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         machine = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit}
-        Path(args.json).write_text(json.dumps({"machine": machine, "retrieval_holdout": result}, indent=1) + "\n")
+        Path(args.json).write_text(json.dumps({"machine": machine, SECTIONS[name]: result}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
