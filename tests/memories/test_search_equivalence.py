@@ -194,3 +194,39 @@ def test_search_returns_what_it_returned_before_it_was_made_faster():
 
 #: The embedder the fixture was recorded with.
 FIXTURE_EMBEDDER = "minilm-int8"
+
+
+# A word in more memories than its scan limit, in rows stored out of id order.
+SCANNED = [f"Humphrey the walrus {'swam past the walrus rock ' * (i % 3)}at pier {i % 4}." for i in range(24)]
+QUIET = [f"The ferry to the island left at {h} o'clock." for h in range(8)]
+
+
+def test_hybrid_takes_a_words_first_matches_where_its_own_scans_did():
+    """Hybrid search of a small namespace reads the namespace once (selectors._SEARCHED_ROWS) and
+    each query word takes its first MNEMO_KEYWORD_SCAN_LIMIT matches from that list; keyword mode
+    still scans the table once per word. Where a word matches more memories than the limit, both
+    take the same ones in the same order, so the keyword arm's candidates, coverage and ranks are
+    the same (the fixture above never reaches the limit: its frequent words are the namespace's
+    common ones, which are not scanned). Fails when the list is read in another order."""
+    with override_settings(MNEMO_KEYWORD_SCAN_LIMIT=5, MNEMO_SEARCH_CANDIDATES=4):
+        ns = Namespace.objects.create(key="agent:one-pass", kind="agent")
+        texts = SCANNED + QUIET
+        rows = [Memory(namespace=ns, text=text, status=Memory.Status.QUEUED) for text in texts]
+        Memory.objects.bulk_create(rows)
+        ids = [row.id for row in rows]
+        embed_queued_memories(ids=ids)
+        with connection.cursor() as cursor:  # stored again in another order than the ids'
+            cursor.execute("UPDATE memories_memory SET text = text WHERE id = ANY(%s) AND id %% 3 = 0", [ids])
+        selectors.forget_namespace_stats()
+        assert selectors.search_plan([ns.id]) == "exact"
+        query = "walrus rock at pier 2"
+        vector = embed_texts([query])[0]
+
+        def keyword_side(mode: selectors.SearchMode) -> list[tuple[Any, ...]]:
+            found = selectors.search_features(
+                namespace_ids=[ns.id], query=query, query_vector=vector, limit=1, mode=mode
+            )
+            return sorted((r[0], round(float(r[2]), 9), r[4]) for r in found if r[4] is not None)
+
+        hybrid, keyword = keyword_side("hybrid"), keyword_side("keyword")
+    assert len(keyword) == 4 and hybrid == keyword
