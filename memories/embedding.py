@@ -872,7 +872,8 @@ EMBEDDERS: dict[str, str] = {
 }
 
 _embedder: Embedder | None = None
-_embedder_key: str | None = None
+#: The settings the process-wide embedder was built with: (MNEMO_EMBEDDER, MNEMO_EMBED_FUSED).
+_embedder_key: tuple[str, bool] | None = None
 _build_lock = threading.Lock()
 
 
@@ -890,15 +891,16 @@ def build_embedder(spec: str) -> Embedder:
 
 
 def get_embedder() -> Embedder:
-    """The process-wide embedder named by ``MNEMO_EMBEDDER``; built on first use, then reused."""
+    """The process-wide embedder named by ``MNEMO_EMBEDDER``; built on first use, then reused
+    (built again when ``MNEMO_EMBEDDER`` or ``MNEMO_EMBED_FUSED`` changes: tests override them)."""
     global _embedder, _embedder_key
-    spec = settings.MNEMO_EMBEDDER
-    if _embedder is not None and _embedder_key == spec:
+    key = (settings.MNEMO_EMBEDDER, settings.MNEMO_EMBED_FUSED)
+    if _embedder is not None and _embedder_key == key:
         return _embedder
     with _build_lock:
-        if _embedder is None or _embedder_key != spec:
-            _embedder = build_embedder(spec)
-            _embedder_key = spec
+        if _embedder is None or _embedder_key != key:
+            _embedder = build_embedder(key[0])
+            _embedder_key = key
     return _embedder
 
 

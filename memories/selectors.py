@@ -473,8 +473,8 @@ def forget_namespace_stats() -> None:
 
 
 #: The query vectors this process embedded last, as the statement's literal: (embedder setting,
-#: embedder name, text embedded) -> literal; least recently used first.
-_query_vectors: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+#: fused graph or not, embedder name, text embedded) -> literal; least recently used first.
+_query_vectors: OrderedDict[tuple[str, bool, str, str], str] = OrderedDict()
 _query_vectors_lock = threading.Lock()
 
 
@@ -491,7 +491,7 @@ def query_vector_literal(text: str) -> str:
     size = settings.MNEMO_QUERY_VECTOR_CACHE
     if size <= 0:
         return _vector_literal(embed_texts([text])[0])
-    key = (settings.MNEMO_EMBEDDER, get_embedder().name, text)
+    key = (settings.MNEMO_EMBEDDER, settings.MNEMO_EMBED_FUSED, get_embedder().name, text)
     with _query_vectors_lock:
         literal = _query_vectors.get(key)
         if literal is not None:
@@ -506,16 +506,37 @@ def query_vector_literal(text: str) -> str:
     return literal
 
 
-def _counted(key: tuple[Any, ...], count: Callable[[], Any], *, seconds: Callable[[Any], float] | None = None) -> Any:
+def _counted(
+    key: tuple[Any, ...],
+    count: Callable[[], Any],
+    *,
+    seconds: Callable[[Any], float] | None = None,
+    still_good: Callable[[Any], bool] | None = None,
+) -> Any:
     """``count()``, remembered under ``key`` for NAMESPACE_STATS_SECONDS, or for
-    ``seconds(value)`` when given (how long a value may be trusted can depend on the value)."""
+    ``seconds(value)`` when given (how long a value may be trusted can depend on the value), and
+    while ``still_good(value)`` holds when given."""
     now = _clock()
     cached = _stats_cache.get(key)
-    if cached is not None and now < cached[0]:
+    if cached is not None and now < cached[0] and (still_good is None or still_good(cached[1])):
         return cached[1]
     value = count()
     _stats_cache[key] = (now + (seconds(value) if seconds is not None else NAMESPACE_STATS_SECONDS), value)
     return value
+
+
+def note_stored(namespace_id: int, count: int = 1) -> None:
+    """This process made ``count`` memories of the namespace live (negative: took them away).
+
+    The sizes it counted that include the namespace move by as much, so a burst of remembers
+    followed by a search (an import, an agent's first conversation, a benchmark's load) is searched
+    with the namespace's size, not with the size the burst's first remember counted and trusted
+    for SMALL_NAMESPACE_STATS_SECONDS; its common words are counted again once the size has moved
+    by a quarter (:func:`common_lexemes`). Writes of other processes are seen when the counts
+    expire, as before (bench/NOTES.md, 2026-11-26 "the fourth data set")."""
+    for key, (until, value) in list(_stats_cache.items()):
+        if key[0] == "size" and namespace_id in key[1:]:
+            _stats_cache[key] = (until, max(0, value + count))
 
 
 def _namespace_stats_seconds(size: int) -> float:
@@ -665,11 +686,11 @@ def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
     memories 29 ms (docs/benchmarks.md)."""
     key = tuple(sorted(namespace_ids))
 
-    def count() -> frozenset[str]:
+    def count() -> tuple[int, frozenset[str]]:
         n = namespace_size(namespace_ids)
         sample = min(n, COMMON_WORDS_SAMPLE)
         if sample == 0:
-            return frozenset()
+            return n, frozenset()
         # The same bar as counting every memory: a share of the namespace, at most 1,000 of them;
         # in a sample, that share of the sample.
         cap = min(max(2, math.ceil(settings.MNEMO_SEARCH_COMMON_SHARE * n)), 1000)
@@ -681,11 +702,21 @@ def common_lexemes(namespace_ids: list[int]) -> frozenset[str]:
         )
         with connection.cursor() as cursor:
             cursor.execute("SELECT word FROM ts_stat(%s) WHERE ndoc >= %s", [inner, need])
-            return frozenset(row[0] for row in cursor.fetchall())
+            return n, frozenset(row[0] for row in cursor.fetchall())
 
-    return _counted(
-        ("common words", *key), count, seconds=lambda _: _namespace_stats_seconds(namespace_size(list(key)))
+    def still_good(counted: tuple[int, frozenset[str]]) -> bool:
+        # Counted at another order of size (this process stored or forgot a quarter of the
+        # namespace since: note_stored), the bar and the shares have moved: count them again.
+        size = namespace_size(namespace_ids)
+        return abs(size - counted[0]) <= max(2, counted[0] // 4)
+
+    counted = _counted(
+        ("common words", *key),
+        count,
+        seconds=lambda _: _namespace_stats_seconds(namespace_size(list(key))),
+        still_good=still_good,
     )
+    return counted[1]
 
 
 def _lexemes(tokens: list[str]) -> list[tuple[str, ...]]:

@@ -23,7 +23,13 @@ from core.errors import DatabaseUnavailable, EmbeddingError, InvalidInput, NotFo
 from core.secrets import recheck_secrets, reject_secrets, secret_kind
 from memories.embedding import EmbedderUnavailable, embed_with_windows, get_embedder
 from memories.models import Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
-from memories.selectors import _generic_plan_reads_the_index, _vector_literal, prepared_cursor, search_plan
+from memories.selectors import (
+    _generic_plan_reads_the_index,
+    _vector_literal,
+    note_stored,
+    prepared_cursor,
+    search_plan,
+)
 from memories.tags import normalize_tags
 from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
 from memories.temporal import check_validity, contradiction, shape
@@ -88,18 +94,22 @@ def embed_queued_memories(*, ids: Iterable[int], fill_to: int = 0) -> int:
         )
     if not rows:
         return 0
-    write_embeddings(rows, embed_with_windows([row.text for row in rows]), model_name=get_embedder().name)
+    write_embeddings(rows, embed_with_windows([row.text for row in rows]), model_name=get_embedder().name, queued=True)
     return len(rows)
 
 
 def write_embeddings(
-    rows: list[Memory], results: list[tuple[list[float], list[list[float]]]], *, model_name: str
+    rows: list[Memory], results: list[tuple[list[float], list[list[float]]]], *, model_name: str, queued: bool = False
 ) -> None:
     """Store each row's vector (and its window vectors) and mark it ready: the one place that
-    writes embeddings of existing rows (the task, re-embedding)."""
+    writes embeddings of existing rows (the task, re-embedding). ``queued``: the rows were queued
+    (the task), so they become live here (:func:`memories.selectors.note_stored`)."""
     now = timezone.now()
     chunks: list[MemoryChunk] = []
+    grown: dict[int, int] = {}  # per namespace, the rows that become live here
     for row, (vector, windows) in zip(rows, results, strict=True):
+        if queued:
+            grown[row.namespace_id] = grown.get(row.namespace_id, 0) + 1
         row.embedding, row.embedding_model, row.status, row.error = vector, model_name, Memory.Status.READY, ""
         row.embedded_at = row.updated_at = now
         chunks.extend(
@@ -127,6 +137,13 @@ def write_embeddings(
         )
     MemoryChunk.objects.filter(memory_id__in=[row.id for row in rows]).delete()
     MemoryChunk.objects.bulk_create(chunks)
+    if grown:
+        transaction.on_commit(lambda: _note_stored_all(grown))
+
+
+def _note_stored_all(grown: dict[int, int]) -> None:
+    for namespace_id, n in grown.items():
+        note_stored(namespace_id, n)
 
 
 def mark_failed(*, ids: Iterable[int], error: str) -> int:
@@ -610,6 +627,10 @@ def remember(
                 _event(memory, MemoryEvent.Type.ADD, actor=actor, new_text=text, via="remember", **time_data)
     except DatabaseError as exc:
         raise DatabaseUnavailable(f"The memory was not stored: {exc.__class__.__name__}.") from exc
+    # The namespace's size this process counted grows with it (a burst of remembers, then a
+    # search: selectors.note_stored). Not on_commit: inside a caller's transaction the count is
+    # ahead by one until that commits, which only matters as much as one memory does.
+    note_stored(namespace.pk)
     return RememberResult(memory.id, "Ok", near if dedup_policy == "ask" else None, corrected, superseded)
 
 

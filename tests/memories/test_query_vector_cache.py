@@ -56,7 +56,10 @@ def test_zero_turns_the_cache_off(model_runs):
 def test_another_embedder_setting_does_not_read_the_vectors_of_this_one(model_runs):
     selectors.query_vector_literal("a")
     key = next(iter(selectors._query_vectors))
-    assert key[0] == "minilm-int8" and key[2] == "a"
+    assert key[0] == "minilm-int8" and key[3] == "a"
     with override_settings(MNEMO_EMBEDDER="memories.embedding.MiniLMInt8Embedder"):
         selectors.query_vector_literal("a")  # a new embedder object, its own entry
     assert len(selectors._query_vectors) == 2
+    with override_settings(MNEMO_EMBED_FUSED=not key[1]):
+        selectors.query_vector_literal("a")  # the other graph: the same model, still its own entry
+    assert len(selectors._query_vectors) == 3
