@@ -240,8 +240,8 @@ words AS (
 ),
 hits AS (
     SELECT words.lexeme, hit.id FROM words, LATERAL (
-           SELECT m.id FROM {word_rows} m
-            WHERE m.search_vector @@ words.q{hits_where}
+           SELECT m.id FROM memories_memory m
+            WHERE m.search_vector @@ words.q AND {hits_where}
             LIMIT %(scan)s
     ) hit
      WHERE words.freq <= %(common)s AND words.freq * {scan_rows} <= %(scan_max)s
@@ -260,7 +260,7 @@ total AS (SELECT GREATEST(sum(w), 1e-9) AS w FROM wq)
 # tests/memories/test_search_ties.py). On an HNSW walk PostgreSQL adds an incremental sort: the
 # index still orders, the sort only orders each run of equal distances.
 _VECTOR_ARM = """
-qv AS (SELECT %(q)s::vector AS v),{searched}
+qv AS (SELECT %(q)s::vector AS v),
 ann AS MATERIALIZED ({ann}),
 vec AS (
     SELECT memory_id, MIN(d) AS d FROM (
@@ -298,29 +298,6 @@ _ANN_EXACT = """
      ORDER BY d, memory_id
      LIMIT %(cand)s
 """
-# A small namespace searched in both arms (hybrid mode, the exact plan): its rows read once, with
-# what the arms need of them (each one's distance to the query, its tsvector), kept in the order
-# the scan gave. Why: the vector arm scanned every row of the namespace and each query word scanned
-# it again (through the namespace index, a heap visit and the filter per row, until the word's
-# LIMIT); the words now scan this list, the vector arm takes its nearest from it, and the keyword
-# candidates and the fused candidates their tsvectors and distances (no index lookup per candidate).
-# PostgreSQL CPU per hybrid statement 2.62 -> 2.29 ms at 400 to 530 memories (1.15x; 1.18x when
-# planned per search; 1.22x at 4,200 memories), the same hits (bench/NOTES.md, 2026-11-26 "one
-# pass over a small namespace"). The words scan it in the order it was read, which is the order
-# their own scans had (the namespace index's: namespace, then the row's place), so a word's first
-# MNEMO_KEYWORD_SCAN_LIMIT matches are the same memories (tests/memories/test_search_equivalence.py).
-_SEARCHED_ROWS = """
-searched AS MATERIALIZED (
-    SELECT m.id, m.search_vector, m.embedding <=> (SELECT v FROM qv) AS d
-      FROM memories_memory m
-     WHERE {where}
-),"""
-# ... its nearest: the same distances, the same order and ties as _ANN_EXACT.
-_ANN_SEARCHED = """
-    SELECT id AS memory_id, d FROM searched
-     ORDER BY d, memory_id
-     LIMIT %(cand)s
-"""
 # The HNSW plan's safety net: when the index walk ends with fewer candidates than the namespaces
 # hold, the same candidates are found exactly. An HNSW graph holding many identical vectors (the
 # same memory stored in many namespaces: a template every new user gets) has islands the walk
@@ -342,7 +319,7 @@ kw AS (
         SELECT m.id,
                (SELECT sum(wq.w) FROM wq WHERE m.search_vector @@ wq.q) / total.w AS coverage,
                ts_rank_cd(m.search_vector, (SELECT to_tsquery('simple', string_agg(lexeme, ' | ')) FROM words)) AS tr
-          FROM (SELECT DISTINCT id FROM hits) h JOIN {rows} m ON m.id = h.id, total
+          FROM (SELECT DISTINCT id FROM hits) h JOIN memories_memory m ON m.id = h.id, total
       ) c
      ORDER BY c.coverage DESC, c.tr DESC, c.id
      LIMIT %(cand)s
@@ -355,11 +332,11 @@ _FEATURES = {
     "hybrid": """
 feat AS (
     SELECT c.memory_id AS id,
-           1 - COALESCE(vr.d, {distance}) AS cos,
+           1 - COALESCE(vr.d, m.embedding <=> (SELECT v FROM qv)) AS cos,
            COALESCE(kw.coverage, (SELECT sum(wq.w) FROM wq WHERE m.search_vector @@ wq.q) / total.w, 0) AS coverage,
            vr.r AS vr, kw.r AS kr
       FROM (SELECT memory_id FROM vr UNION SELECT memory_id FROM kw) c
-      JOIN {rows} m ON m.id = c.memory_id
+      JOIN memories_memory m ON m.id = c.memory_id
       LEFT JOIN vr ON vr.memory_id = c.memory_id
       LEFT JOIN kw ON kw.memory_id = c.memory_id, total
 )""",
@@ -664,11 +641,10 @@ def search_plan(namespace_ids: list[int]) -> Literal["exact", "own", "hnsw"]:
     past other namespaces' rows); one namespace with an index of its own walks that index
     ("own"); anything else larger goes through the table's HNSW index with iterative scans.
 
-    The keyword arm follows the same split: a small namespace's full-text matches are found
-    among the namespace's own rows (in hybrid mode, the rows the vector arm reads: one pass for
-    both arms, _SEARCHED_ROWS; in keyword mode, through the namespace's index); a large
-    namespace's by the word's entries alone, the namespace checked on the rows (its own index
-    entries would cost more than the rows: 4 ms per word at 100k)."""
+    The keyword arm follows the same split: a small namespace's full-text matches are found by
+    intersecting the word's index entries with the namespace's (cheap when the namespace is
+    small); a large namespace's by the word's entries alone, the namespace checked on the rows
+    (its own index entries would cost more than the rows: 4 ms per word at 100k)."""
     if namespace_size(namespace_ids) <= settings.MNEMO_SEARCH_EXACT_MAX:
         return "exact"
     if len(set(namespace_ids)) == 1 and namespace_ids[0] in namespaces_with_own_index():
@@ -803,24 +779,16 @@ def _search_sql(
     where = _filter_sql(namespace_ids, filters, params)
     ctes = []
     plan = search_plan(namespace_ids)
-    # Both arms of a small namespace read its rows once (_SEARCHED_ROWS); anything else reads
-    # memories_memory where it needs it, as before.
-    one_pass = mode == "hybrid" and plan == "exact"
-    rows = "searched" if one_pass else "memories_memory"
     if mode in ("hybrid", "vector"):
-        if one_pass:
-            searched = _SEARCHED_ROWS.format(where=where)
-            arm = _VECTOR_ARM.format(where=where, searched=searched, ann=_ANN_SEARCHED, exact="+ 0", fallback="")
-            ctes.append(arm)
-        elif plan == "exact":
+        if plan == "exact":
             ann = _ANN_EXACT.format(where=where)
-            ctes.append(_VECTOR_ARM.format(where=where, searched="", ann=ann, exact="+ 0", fallback=""))
+            ctes.append(_VECTOR_ARM.format(where=where, ann=ann, exact="+ 0", fallback=""))
         else:
             params["ann_min"] = min(params["cand"], namespace_size(namespace_ids))
             walked = own_index_vector("m") if plan == "own" else "m.embedding"
             fallback = _EXACT_FALLBACK.format(where=where)
             ann = _ANN_WALK.format(where=where, walked=walked)
-            ctes.append(_VECTOR_ARM.format(where=where, searched="", ann=ann, exact="", fallback=fallback))
+            ctes.append(_VECTOR_ARM.format(where=where, ann=ann, exact="", fallback=fallback))
     if mode in ("hybrid", "keyword"):
         # The statistics of the query's words (a word the statement finds that is not among
         # them counts as rare, as a word missing from the statistics always did).
@@ -828,20 +796,16 @@ def _search_sql(
         terms = query_terms(query)
         lexemes = sorted(set(terms) & frequencies.keys())
         params.update(terms=terms, stat_lexemes=lexemes, stat_freqs=[frequencies[lexeme] for lexeme in lexemes])
-        hits_where, scan_rows = f" AND {where}", "%(n)s"
-        if one_pass:
-            hits_where = ""  # the searched rows passed the filter already
-        elif plan != "exact":
+        hits_where, scan_rows = where, "%(n)s"
+        if plan != "exact":
             # A large namespace: the word's own index entries, the namespace checked on the rows
             # (search_plan's docstring); "+ 0" keeps the planner off the namespace index. Those
             # entries are the whole table's, so the table's row count bounds what a word costs.
-            hits_where = hits_where.replace("m.namespace_id = ANY(", "(m.namespace_id + 0) = ANY(", 1)
+            hits_where = where.replace("m.namespace_id = ANY(", "(m.namespace_id + 0) = ANY(", 1)
             scan_rows = "(SELECT GREATEST(reltuples, 1) FROM pg_class WHERE oid = 'memories_memory'::regclass)"
-        ctes.append(_WORDS.format(word_rows=rows, hits_where=hits_where, scan_rows=scan_rows))
-        ctes.append(_KEYWORD_ARM.format(rows=rows))
-    # A keyword candidate's distance: computed with the searched rows already, else here.
-    distance = "m.d" if one_pass else "m.embedding <=> (SELECT v FROM qv)"
-    ctes.append(_FEATURES[mode].format(rows=rows, distance=distance))
+        ctes.append(_WORDS.format(where=where, hits_where=hits_where, scan_rows=scan_rows))
+        ctes.append(_KEYWORD_ARM)
+    ctes.append(_FEATURES[mode])
     return "WITH " + ",".join(ctes)
 
 
@@ -930,8 +894,8 @@ def _search_cursor(alias: str, *, generic: bool) -> Any:
     Why: of the statement's 3.6 ms of PostgreSQL CPU at 500 memories, parsing the text (the
     query vector's 4 KB literal among it) and planning took more than half. Its text depends only
     on the mode, the plan and the filters used, so a web process has a handful of them. The
-    generic plan of the exact statement is the custom plans' shape (the namespace's live index
-    for the rows both arms read), so it costs what their execution did; the
+    generic plan of the exact statement is the custom plans' shape (the namespace's live index,
+    the word index ANDed with the namespace's), so it costs what their execution did; the
     HNSW statements' generic plan does not know the namespace's size and cost 1.5 times the
     custom plans at 100k (and found other candidates), so they keep theirs (bench/NOTES.md,
     2026-11-26 "prepared search statement"). ``plan_cache_mode`` applies to prepared statements
@@ -1083,7 +1047,7 @@ def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[Vect
     params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}
     where = _filter_sql([namespace_id], SearchFilters(), params)
     arm = _VECTOR_ARM.format(
-        where=where, searched="", ann=_ANN_WALK.format(where=where, walked="m.embedding"), exact="", fallback=""
+        where=where, ann=_ANN_WALK.format(where=where, walked="m.embedding"), exact="", fallback=""
     )
     sql = f"WITH {arm} SELECT memory_id, d FROM vr ORDER BY r LIMIT %(k)s"
     with connection.cursor() as cursor:
