@@ -166,6 +166,13 @@ def server_settings() -> dict[str, str]:
       PostgreSQL reserves but only fills as it reads.
     - ``jit = off``: search statements are short, and a JIT compilation costs 50 to 100 ms the
       moment a plan's estimated cost crosses ``jit_above_cost``.
+    - ``autovacuum_naptime = 5s`` (PostgreSQL's default: 1 min): how soon autovacuum looks at a
+      table again, so a memory table filled from empty (a new installation, an import, a
+      benchmark's load) has its statistics within seconds instead of up to a minute later.
+      Without them a search's statement is planned blind (every word counted rare, no common
+      words known): 4.2 ms of PostgreSQL CPU instead of 1.1 at 500 memories (bench/sql_wall.py,
+      bench/NOTES.md 2026-11-26). A wake-up costs next to nothing on an idle server; what
+      autovacuum then does is still decided by its thresholds.
     """
     override = os.environ.get("MNEMO_PG_SHARED_BUFFERS", "").strip()
     if override:
@@ -177,7 +184,7 @@ def server_settings() -> dict[str, str]:
             total = 0
         megabytes = max(128, min(1024, total // 4 // 2**20)) if total else 128
         shared_buffers = f"{megabytes}MB"
-    return {"shared_buffers": shared_buffers, "jit": "off"}
+    return {"shared_buffers": shared_buffers, "jit": "off", "autovacuum_naptime": "5s"}
 
 
 def _write_settings(pgdata: Path) -> None:

@@ -157,8 +157,9 @@ def test_the_default_broker_is_the_database(monkeypatch, tmp_path):
 
 @pytest.mark.django_db
 def test_the_embedded_server_runs_with_mnemos_settings(monkeypatch):
-    """shared_buffers sized to the machine and JIT off (config/embedded_pg: server_settings),
-    written before the server's first start so that it starts with them."""
+    """shared_buffers sized to the machine, JIT off and autovacuum looking every 5 s
+    (config/embedded_pg: server_settings), written before the server's first start so that it
+    starts with them."""
     from django.conf import settings
 
     from config.embedded_pg import server_settings
@@ -168,11 +169,13 @@ def test_the_embedded_server_runs_with_mnemos_settings(monkeypatch):
     with connection.cursor() as cursor:
         cursor.execute("SHOW jit")
         assert cursor.fetchone()[0] == "off"
+        cursor.execute("SHOW autovacuum_naptime")
+        assert cursor.fetchone()[0] == "5s"
         cursor.execute("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings WHERE name = 'shared_buffers'")
         megabytes = cursor.fetchone()[0]
     assert f"{megabytes}MB" == server_settings()["shared_buffers"]
     monkeypatch.setenv("MNEMO_PG_SHARED_BUFFERS", "2GB")
-    assert server_settings() == {"shared_buffers": "2GB", "jit": "off"}
+    assert server_settings() == {"shared_buffers": "2GB", "jit": "off", "autovacuum_naptime": "5s"}
 
 
 class _Worker:
