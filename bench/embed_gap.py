@@ -75,6 +75,13 @@ class Sweeper:
     def off(self) -> None:
         self.flag.clear()
 
+    def for_condition(self, condition: str) -> None:
+        """On for the condition that runs beside it, off for every other."""
+        if condition == "beside_a_sweeping_process":
+            self.on()
+        else:
+            self.off()
+
     def close(self) -> None:
         self.stop.set()
         self.process.join(10)
@@ -111,6 +118,14 @@ def blocks(names: list[Any], questions: list[str], rounds: int) -> list[tuple[An
             order = names if (r + b) % 2 == 0 else names[::-1]
             out += [(name, questions[start : start + BLOCK]) for name in order]
     return out
+
+
+def timed_embed(embedder: Any, query: str, cpu: list[float], wall: list[float]) -> None:
+    """Embed ``query`` alone; its thread CPU and wall time (ms) appended to ``cpu`` and ``wall``."""
+    c0, w0 = time.thread_time(), time.perf_counter()
+    embedder.embed([query])
+    cpu.append((time.thread_time() - c0) * 1000)
+    wall.append((time.perf_counter() - w0) * 1000)
 
 
 def local_embedder(spec: str) -> Any:
@@ -150,16 +165,10 @@ def in_process(questions: list[str], rounds: int, embedders: list[str]) -> dict[
     sweeper = Sweeper()
     try:
         for (spec, condition), block in blocks(cells, questions, rounds):
-            if condition == "beside_a_sweeping_process":
-                sweeper.on()
-            else:
-                sweeper.off()
+            sweeper.for_condition(condition)
             for query in block:
                 before[condition]()
-                c0, w0 = time.thread_time(), time.perf_counter()
-                models[spec].embed([query])
-                cpu[spec, condition].append((time.thread_time() - c0) * 1000)
-                wall[spec, condition].append((time.perf_counter() - w0) * 1000)
+                timed_embed(models[spec], query, cpu[spec, condition], wall[spec, condition])
     finally:
         sweeper.close()
     return {
@@ -211,17 +220,11 @@ def over_http(conversation: dict[str, Any], questions: list[str], rounds: int, p
         cpu: dict[str, list[float]] = {name: [] for name in names}
         for name, block in blocks(names, questions, rounds):
             where, condition = name.split("_", 1)
-            if condition == "beside_a_sweeping_process":
-                sweeper.on()
-            else:
-                sweeper.off()
+            sweeper.for_condition(condition)
             for query in block:
                 before[condition]()
                 if where == "here":
-                    c0, w0 = time.thread_time(), time.perf_counter()
-                    embedder.embed([query])
-                    cpu[name].append((time.thread_time() - c0) * 1000)
-                    wall[name].append((time.perf_counter() - w0) * 1000)
+                    timed_embed(embedder, query, cpu[name], wall[name])
                     continue
                 ok, _ = mnemo.search(conversation["id"], query)
                 timing = mnemo.client.server_timing

@@ -712,6 +712,25 @@ def fused_graph(source: Path) -> bytes:
 
     ms = "com.microsoft"
     h, d, f = _HIDDEN, _HIDDEN, _FFN
+
+    def skip_norm(added: str, skip: str, block: str, names: tuple[str, str, str], out: str) -> Any:
+        """``added`` + ``skip`` + ``block``'s dense bias, normalised by ``block``'s LayerNorm;
+        ``names``: the three constants' names (gamma, beta, bias)."""
+        gamma, beta, bias = names
+        return helper.make_node(
+            "SkipLayerNormalization",
+            [
+                added,
+                skip,
+                const(gamma, init(f"{block}.LayerNorm.weight", (h,))),
+                const(beta, init(f"{block}.LayerNorm.bias", (h,))),
+                const(bias, init(f"{block}.dense.bias", (h,))),
+            ],
+            [out],
+            domain=ms,
+            epsilon=1e-12,
+        )
+
     nodes = [
         helper.make_node("Cast", ["input_ids"], ["ids32"], to=TensorProto.INT32),
         helper.make_node("Cast", ["attention_mask"], ["mask32"], to=TensorProto.INT32),
@@ -758,18 +777,8 @@ def fused_graph(source: Path) -> bytes:
                 [f"attention{i}", const(f"wo{i}", weight(f"{layer}attention.output.dense.bias", (d, h)))],
                 [f"ao{i}"],
             ),
-            helper.make_node(
-                "SkipLayerNormalization",
-                [
-                    f"ao{i}",
-                    f"h{i}",
-                    const(f"ln1_gamma{i}", init(f"{layer}attention.output.LayerNorm.weight", (h,))),
-                    const(f"ln1_beta{i}", init(f"{layer}attention.output.LayerNorm.bias", (h,))),
-                    const(f"wo_bias{i}", init(f"{layer}attention.output.dense.bias", (h,))),
-                ],
-                [f"x{i}"],
-                domain=ms,
-                epsilon=1e-12,
+            skip_norm(
+                f"ao{i}", f"h{i}", f"{layer}attention.output", (f"ln1_gamma{i}", f"ln1_beta{i}", f"wo_bias{i}"), f"x{i}"
             ),
             helper.make_node(
                 "MatMul", [f"x{i}", const(f"w1{i}", weight(f"{layer}intermediate.dense.bias", (h, f)))], [f"f1{i}"]
@@ -783,19 +792,7 @@ def fused_graph(source: Path) -> bytes:
             helper.make_node(
                 "MatMul", [f"gelu{i}", const(f"w2{i}", weight(f"{layer}output.dense.bias", (f, h)))], [f"f2{i}"]
             ),
-            helper.make_node(
-                "SkipLayerNormalization",
-                [
-                    f"f2{i}",
-                    f"x{i}",
-                    const(f"ln2_gamma{i}", init(f"{layer}output.LayerNorm.weight", (h,))),
-                    const(f"ln2_beta{i}", init(f"{layer}output.LayerNorm.bias", (h,))),
-                    const(f"b2{i}", init(f"{layer}output.dense.bias", (h,))),
-                ],
-                [out],
-                domain=ms,
-                epsilon=1e-12,
-            ),
+            skip_norm(f"f2{i}", f"x{i}", f"{layer}output", (f"ln2_gamma{i}", f"ln2_beta{i}", f"b2{i}"), out),
         ]
     graph = helper.make_graph(
         nodes,

@@ -424,6 +424,9 @@ CALIBRATION: dict[str, Calibration] = {
 #: What this process counted about namespaces and words: key → (when, value).
 _stats_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
 _lexeme_cache: dict[str, tuple[str, ...]] = {}
+#: Per namespace, the keys of the sizes counted in ``_stats_cache`` that include it, so that
+#: :func:`note_stored` moves them without walking the whole cache on every remember.
+_size_keys: dict[int, set[tuple[Any, ...]]] = {}
 #: How long a process trusts what it counted (a large namespace's size and common words, the
 #: table's word statistics).
 NAMESPACE_STATS_SECONDS = 60
@@ -445,6 +448,7 @@ def forget_namespace_stats() -> None:
     """Drop what this process counted about namespaces (tests that change a namespace's shape),
     and the query vectors it remembers (:func:`query_vector_literal`)."""
     _stats_cache.clear()
+    _size_keys.clear()
     with _query_vectors_lock:
         _query_vectors.clear()
 
@@ -511,9 +515,10 @@ def note_stored(namespace_id: int, count: int = 1) -> None:
     for SMALL_NAMESPACE_STATS_SECONDS; its common words are counted again once the size has moved
     by a quarter (:func:`common_lexemes`). Writes of other processes are seen when the counts
     expire, as before (bench/NOTES.md, 2026-11-26 "the fourth data set")."""
-    for key, (until, value) in list(_stats_cache.items()):
-        if key[0] == "size" and namespace_id in key[1:]:
-            _stats_cache[key] = (until, max(0, value + count))
+    for key in list(_size_keys.get(namespace_id, ())):
+        cached = _stats_cache.get(key)
+        if cached is not None:
+            _stats_cache[key] = (cached[0], max(0, cached[1] + count))
 
 
 def _namespace_stats_seconds(size: int) -> float:
@@ -545,11 +550,13 @@ def namespace_size(namespace_ids: list[int]) -> int:
     small namespace (:data:`SMALL_NAMESPACE_STATS_SECONDS`): it picks the search plan and scales
     keyword weights, so its order of magnitude matters, not the last row."""
     key = tuple(sorted(namespace_ids))
-    return _counted(
-        ("size", *key),
-        lambda: Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count(),
-        seconds=_namespace_stats_seconds,
-    )
+
+    def count() -> int:
+        for namespace_id in key:  # only when counted: a cached size is indexed already
+            _size_keys.setdefault(namespace_id, set()).add(("size", *key))
+        return Memory.objects.filter(namespace_id__in=key, status=Memory.Status.READY).count()
+
+    return _counted(("size", *key), count, seconds=_namespace_stats_seconds)
 
 
 def generic_namespace_rows() -> float | None:

@@ -8,6 +8,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -106,10 +107,7 @@ def write_embeddings(
     (the task), so they become live here (:func:`memories.selectors.note_stored`)."""
     now = timezone.now()
     chunks: list[MemoryChunk] = []
-    grown: dict[int, int] = {}  # per namespace, the rows that become live here
     for row, (vector, windows) in zip(rows, results, strict=True):
-        if queued:
-            grown[row.namespace_id] = grown.get(row.namespace_id, 0) + 1
         row.embedding, row.embedding_model, row.status, row.error = vector, model_name, Memory.Status.READY, ""
         row.embedded_at = row.updated_at = now
         chunks.extend(
@@ -137,13 +135,14 @@ def write_embeddings(
         )
     MemoryChunk.objects.filter(memory_id__in=[row.id for row in rows]).delete()
     MemoryChunk.objects.bulk_create(chunks)
-    if grown:
-        transaction.on_commit(lambda: _note_stored_all(grown))
+    if queued:  # the rows became live here: the sizes this process counted grow by them
+        grown = Counter(row.namespace_id for row in rows)
 
+        def note() -> None:
+            for namespace_id, n in grown.items():
+                note_stored(namespace_id, n)
 
-def _note_stored_all(grown: dict[int, int]) -> None:
-    for namespace_id, n in grown.items():
-        note_stored(namespace_id, n)
+        transaction.on_commit(note)
 
 
 def mark_failed(*, ids: Iterable[int], error: str) -> int:
