@@ -24,8 +24,8 @@ How it differs from the four others: the domain is work, not personal life.
   session's date), open-domain, knowledge-update, preference (a member's working preference), and
   never stored (``adversarial``, no evidence; ``never`` names the kind: "never said"; "other
   project's", an attribute only another project of the team has; "nearby attribute", an attribute
-  of a stored project or person that nobody stated). Each question is asked, at random, in the
-  turns' words or paraphrased.
+  of a stored project or person that nobody stated). In each team, half the questions of each type
+  are in the turns' words and half paraphrased (open-domain ones are inferences, worded apart).
 
 Names, places, companies, products and codenames are disjoint from the four other sets (a test
 checks both ways). Seeded and deterministic (sha256 printed).
@@ -288,6 +288,14 @@ def deadline(rng: random.Random, after: int = -1) -> tuple[int, str]:
     return i, f"{DAY[i % len(DAY)]} {DUE_MONTHS[i // len(DAY)]}"
 
 
+def halves(rng: random.Random, n: int) -> list[int]:
+    """``n`` wordings, half 0 (the turns' words) and half 1 (paraphrased), in random order (an odd
+    one out at random)."""
+    styles = [0, 1] * (n // 2) + [rng.randint(0, 1)] * (n % 2)
+    rng.shuffle(styles)
+    return styles
+
+
 def generate(seed: int = SEED) -> dict[str, Any]:
     rng = random.Random(seed)
     conversations: list[dict[str, Any]] = []
@@ -399,12 +407,13 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             sessions.append({"session": d + 1, "date": day.isoformat(), "kind": kind, "turns": turns})
         conversations.append({"id": cid, "team": TEAM_NAMES[t], "speakers": members, "sessions": sessions})
 
-        pool: dict[str, list[tuple[str, list[str], str]]] = {k: [] for k in PER_TEAM}
+        # candidates: (variants: in the turns' words and paraphrased, or one inference question; evidence; tag)
+        pool: dict[str, list[tuple[tuple[str, ...], list[str], str]]] = {k: [] for k in PER_TEAM}
 
-        def ask(kind: str, variants: tuple[str, str], keys: list[str], pool: dict = pool, where: dict = where,
-                **slots: str) -> None:  # fmt: skip
-            """A candidate question, in the turns' words or paraphrased (at random, half and half)."""
-            pool[kind].append((rng.choice(variants).format(**slots), [where[k] for k in keys], ""))
+        def ask(kind: str, variants: tuple[str, ...], keys: list[str], pool: dict = pool, where: dict = where,
+                tag: str = "", **slots: str) -> None:  # fmt: skip
+            """A candidate question with its variants filled in (the wording is chosen when it is kept)."""
+            pool[kind].append((tuple(v.format(**slots) for v in variants), [where[k] for k in keys], tag))
 
         for i, f in enumerate(facts):
             p, ch = f["p"], f["change"]
@@ -415,8 +424,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                     for variants in UPDATE[a]:
                         ask("knowledge-update", variants, [f"{a}:2:{i}"], p=p)
                     # the history: earlier turn, then the later one
-                    pool["multi-hop"].append((rng.choice(HISTORY[a]).format(p=p), [where[f"{a}:1:{i}"],
-                                              where[f"{a}:2:{i}"]], "history"))  # fmt: skip
+                    ask("multi-hop", HISTORY[a], [f"{a}:1:{i}", f"{a}:2:{i}"], tag="history", p=p)
                     ask("temporal", TEMPORAL[f"{a}:2"], [f"{a}:2:{i}"], p=p, v=f["v"], o2=f["o2"])
                 else:
                     ask("single-hop", SINGLE[a], [f"{a}:1:{i}"], p=p)
@@ -428,23 +436,22 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                     what = f[x][0] if x in ("blocker", "decision") else ""
                     ask("temporal", TEMPORAL[x], [f"{x}:{i}"], p=p, k=f["k"], x=f["x"], what=what)
                 if x in ("blocker", "decision"):
-                    pool["open-domain"].append((f[x][3].format(p=p), [where[f"{x}:{i}"]], ""))
+                    ask("open-domain", (f[x][3],), [f"{x}:{i}"], p=p)
                 elif x == "customer":
-                    pool["open-domain"].append((f["customer"][1].format(p=p), [where[f"customer:{i}"]], ""))
+                    ask("open-domain", (f["customer"][1],), [f"customer:{i}"], p=p)
                 elif x == "office":
                     country = rng.choice(f["office"][1:])
-                    q = f"Does {p} launch first in {country}?"
-                    pool["open-domain"].append((q, [where[f"office:{i}"]], ""))
+                    ask("open-domain", (f"Does {p} launch first in {country}?",), [f"office:{i}"])
                 elif x == "budget":
                     q = f"Could {p} pay for a {rng.choice([60, 90, 150, 200])}k licence out of its own budget?"
-                    pool["open-domain"].append((q, [where[f"budget:{i}"]], ""))
+                    ask("open-domain", (q,), [f"budget:{i}"])
         for x, variants in AGGREGATE.items():
             holders = [i for i, f in enumerate(facts) if x in f["has"]]
             if len(holders) >= 2:
                 ask("multi-hop", variants, [f"{x}:{i}" for i in holders])
         for j, (who, pref) in enumerate(prefs):
             ask("preference", pref[3], [f"pref:{j}"], n=who)
-            pool["open-domain"].append((pref[4].format(n=who), [where[f"pref:{j}"]], ""))
+            ask("open-domain", (pref[4],), [f"pref:{j}"], n=who)
 
         chosen: list[tuple[str, str, list[str], str]] = []
         for kind, n in PER_TEAM.items():
@@ -453,15 +460,17 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                 keep = [c for c in cands if c[2]] + rng.sample([c for c in cands if not c[2]], n - PROJECTS)
             else:
                 keep = rng.sample(cands, n)
-            chosen += [(kind, text, ev, "") for text, ev, _ in keep]
-        for variants in rng.sample(NEVER_SAID, NEVER_KINDS["never said"]):
-            chosen.append(("adversarial", rng.choice(variants), [], "never said"))
+            chosen += [(kind, variants[style % len(variants)], ev, "") for (variants, ev, _), style in
+                       zip(keep, halves(rng, n), strict=True)]  # fmt: skip
+        never = [(variants, "never said") for variants in rng.sample(NEVER_SAID, NEVER_KINDS["never said"])]
         other = [(f["p"], x) for f in facts for x in EXTRAS if x not in f["has"]]
         for p, x in rng.sample(other, NEVER_KINDS["other project's"]):
-            chosen.append(("adversarial", rng.choice(SINGLE[x]).format(p=p), [], "other project's"))
+            never.append((tuple(v.format(p=p) for v in SINGLE[x]), "other project's"))
         for variants in rng.sample(NEARBY, NEVER_KINDS["nearby attribute"]):
-            text = rng.choice(variants).format(p=rng.choice(projects), n=rng.choice(members))
-            chosen.append(("adversarial", text, [], "nearby attribute"))
+            slots = {"p": rng.choice(projects), "n": rng.choice(members)}
+            never.append((tuple(v.format(**slots) for v in variants), "nearby attribute"))
+        for (variants, kind), style in zip(never, halves(rng, len(never)), strict=True):
+            chosen.append(("adversarial", variants[style], [], kind))
         for i, (kind, text, ev, never) in enumerate(chosen, 1):
             q = {"id": f"{cid}:q{i}", "conversation": cid, "type": kind, "question": text, "evidence": ev}
             questions.append(q | ({"never": never} if never else {}))

@@ -78,6 +78,30 @@ def test_knowledge_updates_point_at_the_later_turn():
         assert day[latest] > day[history[0][0]]
 
 
+def test_half_of_each_type_is_in_the_turns_words():
+    """Every question but the open-domain ones (inferences) is the first (the turns' words) or the
+    second (paraphrased) wording of its template; in each team, each type splits half and half."""
+    data = gen.generate()
+    pairs = [v for table in (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL) for v in table.values()]
+    pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[3] for p in gen.PREFERENCES]
+    pairs += [*gen.NEVER_SAID, *gen.NEARBY]
+
+    def pattern(template: str) -> re.Pattern:
+        return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
+
+    patterns = [(pattern(a), pattern(b)) for a, b in pairs]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
 def _states(turn: str, attribute: str, project: str) -> bool:
     """Whether a turn (lower case) that names ``project`` states its ``attribute``."""
     if project not in turn:
