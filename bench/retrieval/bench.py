@@ -85,6 +85,8 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += holdout.render(results["retrieval_holdout"]) + [""]
     if "retrieval_notes" in results:  # the fourth data set, an agent's notes, read once (issue 26)
         lines += holdout.render(results["retrieval_notes"]) + [""]
+    if "retrieval_team" in results:  # the fifth data set, work teams' channels: rendered once it has been read
+        lines += holdout.render(results["retrieval_team"]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

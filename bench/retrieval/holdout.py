@@ -3,7 +3,8 @@
 The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH_COMMON_SHARE
 (0.02) were chosen on conversations.json and chat.json (crossval.py); assistant.json
 (generate_assistant.py) was built afterwards with a different design, and read twice; notes.json
-(generate_notes.py, ``--dataset notes``), an agent's memory notes, after that. Each is read once:
+(generate_notes.py, ``--dataset notes``), an agent's memory notes, after that; team.json
+(generate_team.py, ``--dataset team``), work teams' channels, after all four had been read. Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -13,6 +14,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
         --json bench/results/<stamp>-retrieval-holdout.json   (one command line)
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-ret --dataset notes --features /tmp/f-notes.json
         --answerable --json bench/results/<stamp>-retrieval-notes.json   (the fourth set, with the frozen check)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-team --dataset team --features /tmp/f-team.json
+        --answerable --json bench/results/<stamp>-retrieval-team.json   (the fifth set, once, for a new choice)
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial", "k
 MODES = ("hybrid", "vector", "keyword")
 #: Floors whose cost and catch on the hold-out are tabled (a request's min_score).
 OTHER_FLOORS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
-#: The data sets read this way, and the results section each one writes (bench/report.py renders both).
-SECTIONS = {"assistant": "retrieval_holdout", "notes": "retrieval_notes"}
+#: The data sets read this way, and the results section each one writes (bench/report.py renders each
+#: section a results file holds, and nothing for a data set not read yet).
+SECTIONS = {"assistant": "retrieval_holdout", "notes": "retrieval_notes", "team": "retrieval_team"}
 #: Issue 26's bar for R@10 out of sample.
 R10_BAR = 0.72
 
@@ -138,6 +142,15 @@ def _intro(result: dict[str, Any]) -> list[str]:
         f"Search exactly as it ships (fusion rule, calibration, common-word share {result['common_share']}, "
         f"default floor {result['floor']}), read once. Cells: R@5 / R@10 / MRR."
     )
+    if result.get("dataset") == "team":
+        return [
+            "### Retrieval on the fifth data set: work teams' channels (nothing fitted, read once)",
+            "",
+            "`bench/retrieval/team.json` (`generate_team.py`, built after the four others had been read): "
+            f"{result['conversations']} team channels, one namespace each, {result['turns']} speaker-prefixed turns "
+            "of stand-ups, planning meetings and chat about projects that share their vocabulary, "
+            f"{result['questions']} questions ({result['answerable']} with evidence). {ships}",
+        ]
     if result.get("dataset") == "notes":
         return [
             "### Retrieval on the fourth data set: an agent's memory notes (nothing fitted, read once)",
@@ -241,7 +254,7 @@ def render(result: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
                 + " |"
             )
-    if result.get("dataset") == "notes":
+    if result.get("dataset") in ("notes", "team"):
         lines += [
             "",
             _bars_line(
@@ -288,7 +301,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
-    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes>.json here")
+    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team>.json here")
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
     parser.add_argument(
         "--answerable", action="store_true", help="and the frozen answerability check on them (needs --features)"

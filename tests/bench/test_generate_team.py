@@ -1,0 +1,192 @@
+"""The fifth retrieval data set (bench/retrieval/generate_team.py): the committed file is what the
+seed gives, its questions point at turns of their own team's channel, knowledge updates at the
+later turn, its vocabulary stays apart from the four other sets (both ways), and the loaders and
+the report read it. Structural checks only: nothing here searches it (it stays unread until a new
+search choice is judged on it)."""
+
+import hashlib
+import re
+from collections import Counter
+
+from bench.retrieval import bench, harness, holdout
+from bench.retrieval import generate as gen_mnemo
+from bench.retrieval import generate_assistant as gen_assistant
+from bench.retrieval import generate_chat as gen_chat
+from bench.retrieval import generate_notes as gen_notes
+from bench.retrieval import generate_team as gen
+from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+
+
+def test_the_same_seed_gives_the_committed_file():
+    text = gen.render(gen.generate())
+    assert (
+        hashlib.sha256(text.encode()).hexdigest() == hashlib.sha256((RETRIEVAL / "team.json").read_bytes()).hexdigest()
+    )
+    assert gen.render(gen.generate(gen.SEED + 1)) != text
+
+
+def test_its_shape():
+    """8 team channels of 3 to 5 members, 15 to 20 dated sessions and 250 to 450 turns each,
+    speaker-prefixed; 400 to 500 questions of holdout.TYPES; most turns are filler."""
+    data = gen.generate()
+    assert len(data["conversations"]) == gen.TEAMS
+    for c in data["conversations"]:
+        assert 3 <= len(c["speakers"]) <= 5 and 15 <= len(c["sessions"]) <= 20
+        assert 250 <= sum(len(s["turns"]) for s in c["sessions"]) <= 450
+        dates = [s["date"] for s in c["sessions"]]
+        assert dates == sorted(set(dates))  # one session a day, in order
+        for s in c["sessions"]:
+            for i, t in enumerate(s["turns"], 1):
+                assert t["id"] == f"{c['id']}:D{s['session']}:{i}" and t["speaker"] in c["speakers"]
+    counts = Counter(q["type"] for q in data["questions"])
+    assert set(counts) == set(holdout.TYPES) and 400 <= sum(counts.values()) <= 500
+    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
+        {k: n * gen.TEAMS for k, n in gen.NEVER_KINDS.items()}
+    )
+    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
+    turns = sum(len(s["turns"]) for c in data["conversations"] for s in c["sessions"])
+    evidence = {e for q in data["questions"] for e in q["evidence"]}
+    assert len(evidence) < turns / 5
+
+
+def test_every_evidence_id_is_a_turn_of_its_team():
+    data = gen.generate()
+    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
+        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
+        assert len(set(q["evidence"])) == len(q["evidence"]), q
+        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+
+
+def test_knowledge_updates_point_at_the_later_turn():
+    """Each update's question has the later turn only as evidence; the history question (multi-hop)
+    holds the earlier turn, said on an earlier date, and the later one."""
+    data = gen.generate()
+    day = {t["id"]: s["date"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    updates = [q for q in data["questions"] if q["type"] == "knowledge-update"]
+    assert len({q["evidence"][0] for q in updates}) == gen.TEAMS * 3  # a deadline, an owner and a vendor per team
+    for q in updates:
+        (latest,) = q["evidence"]
+        history = [
+            p["evidence"]
+            for p in data["questions"]
+            if p["conversation"] == q["conversation"] and p["type"] == "multi-hop" and latest in p["evidence"]
+        ]
+        assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
+        assert day[latest] > day[history[0][0]]
+
+
+def test_half_of_each_type_is_in_the_turns_words():
+    """Every question but the open-domain ones (inferences) is the first (the turns' words) or the
+    second (paraphrased) wording of its template; in each team, each type splits half and half."""
+    data = gen.generate()
+    pairs = [v for table in (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL) for v in table.values()]
+    pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[3] for p in gen.PREFERENCES]
+    pairs += [*gen.NEVER_SAID, *gen.NEARBY]
+
+    def pattern(template: str) -> re.Pattern:
+        return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
+
+    patterns = [(pattern(a), pattern(b)) for a, b in pairs]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
+def _states(turn: str, attribute: str, project: str) -> bool:
+    """Whether a turn (lower case) that names ``project`` states its ``attribute``."""
+    if project not in turn:
+        return False
+    if attribute in ("blocker", "decision"):
+        items = gen.BLOCKERS if attribute == "blocker" else gen.DECISIONS
+        return any(t.format(p=project).lower() in turn for item in items for t in item[1:3])
+    pattern = {
+        "budget": r"\b\d+k\b",
+        "ticket": r"\b[a-z]+-\d{4}\b",
+        "customer": "|".join(re.escape(c.lower()) for c, _ in gen.CUSTOMERS),
+        "office": "|".join(re.escape(o[0].lower()) for o in gen.OFFICES),
+        "codename": "|".join(re.escape(k.lower()) for k in gen.CODENAMES),
+    }[attribute]
+    return re.search(pattern, turn) is not None
+
+
+def test_other_projects_attributes_are_stated_for_another_project_only():
+    """An "other project's" question asks an attribute no turn states for its project, which
+    another project of the same team has (the keyword trap)."""
+    data = gen.generate()
+    turns = {c["id"]: [t["text"].lower() for s in c["sessions"] for t in s["turns"]] for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "other project's"]
+    assert len(asked) == gen.NEVER_KINDS["other project's"] * gen.TEAMS
+    for q in asked:
+        ((attribute, project),) = [
+            (x, p) for x, variants in gen.SINGLE.items() for v in variants for p in gen.PROJECT_NAMES
+            if v.format(p=p) == q["question"]
+        ]  # fmt: skip
+        mine = turns[q["conversation"]]
+        assert not any(_states(t, attribute, project) for t in mine), q
+        others = {p for p in gen.PROJECT_NAMES if p != project and any(p in t for t in mine)}
+        assert any(_states(t, attribute, p) for t in mine for p in others), q
+
+
+def _names(values: list) -> list[str]:
+    return [v[0] if isinstance(v, tuple) else v for v in values]
+
+
+def test_its_names_and_places_are_not_in_the_other_data_sets():
+    """Both ways: this set's names, codenames, vendors, customers and offices are in none of the
+    four other data sets (nor in their generators' lists), and theirs are not in this one."""
+    values = [*gen.NAMES, *gen.CODENAMES, *gen.VENDORS, *_names(gen.CUSTOMERS), *_names(gen.OFFICES)]
+    assert not clashes(values, ("conversations.json", "chat.json", "assistant.json", "notes.json"))
+    theirs = [*_names(gen_mnemo.NAMES), *_names(gen_mnemo.CITIES), *gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES]
+    theirs += [*gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
+    for g in (gen_assistant, gen_notes):
+        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
+        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
+    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
+    assert not clashes(theirs, ("team.json",))
+    words = {v.lower() for v in values}
+    assert not [v for v in theirs if v.lower() in words]
+    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+
+
+def test_the_loaders_read_it():
+    """harness stores a turn as "Speaker: text"; holdout.py reads it with --dataset team into a
+    section of its own (retrieval_team), and features.py takes it by name."""
+    assert harness.DATASETS["team"] == RETRIEVAL / "team.json"
+    data = harness.dataset("team")
+    turn = data["conversations"][0]["sessions"][0]["turns"][0]
+    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
+    assert holdout.SECTIONS["team"] == "retrieval_team"
+    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+
+
+def _fake_result() -> dict:
+    """A made-up result of the shape holdout.evaluate writes (no search: the numbers are invented)."""
+    row = {"r5": 0.5, "r10": 0.75, "mrr": 0.5, "n": 2}
+    mode = {
+        "table": {"single-hop": row, "all": row},
+        "table_at_floor": {"single-hop": row, "all": row},
+        "silence_rate": 0.0,
+        "silence_by_kind": {"never said": 0.0},
+        "false_empty_rate": 0.0,
+    }
+    head = {"conversations": 8, "turns": 10, "questions": 3, "answerable": 2, "floor": 0.01, "common_share": 0.02}
+    return {"dataset": "team", **head, **{m: mode for m in holdout.MODES}}
+
+
+def test_the_report_renders_it_only_once_read():
+    """No results file holds retrieval_team yet: the report renders nothing for it; once one does,
+    its section has a heading of its own and issue 26's bars."""
+    assert not any("fifth data set" in line for line in bench.render_sections({}))
+    lines = bench.render_sections({"retrieval_team": _fake_result()})
+    assert lines[0].startswith("### Retrieval on the fifth data set: work teams' channels")
+    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
