@@ -288,12 +288,14 @@ def page(files: list[Path]) -> str:
         answerable,  # the answerability check (issue 26)
         embedder_compare,  # the opt-in integer-kernel embedder (issue 25)
         embedder_speed,  # the default embedder's fused graph (issue 25)
+        lodo,  # the fusion rule, each data set held out in turn (issue 26)
     )
 
     for benchmark in (
         text_limits,
         contradictions,
         answerable,
+        lodo,
         search_cpu,
         remember_cost,
         embedder_speed,

@@ -5,6 +5,8 @@ vocabulary stays apart from the two data sets search was tuned on."""
 import hashlib
 import re
 
+import pytest
+
 from bench.retrieval import generate_assistant as gen
 from tests.conftest import ROOT
 
@@ -79,3 +81,21 @@ def test_the_holdout_replica_uses_what_ships():
     assert (cal.alpha, cal.gamma, cal.beta) == crossval.SHIPPED_CALIBRATION
     assert settings.MNEMO_SEARCH_MIN_SCORE == crossval.SHIPPED_FLOOR
     assert settings.MNEMO_SEARCH_COMMON_SHARE == crossval.SHARE_NOW
+
+
+def test_the_replica_ranks_as_the_product_does():
+    """crossval's shipped rule (the numpy replica every data set is read with) computes the same
+    ranking value as memories.selectors.hybrid_ranking, the statement's, on any candidates."""
+    import numpy as np
+
+    from bench.retrieval import crossval
+    from memories import selectors
+
+    rng = np.random.default_rng(26)
+    for _ in range(50):
+        n = int(rng.integers(1, 30))
+        rows = [[i, float(rng.uniform(-0.2, 0.9)), float(rng.choice([0.0, rng.uniform(0, 1)])), i + 1, None] for i in range(n)]
+        q = crossval.Question({"conversation": "c1", "type": "single-hop", "evidence": [], "rows": rows}, "mnemo")
+        second = selectors.runner_up([r[2] for r in rows])
+        expected = [selectors.hybrid_ranking(r[1], r[2], second) for r in rows]
+        assert crossval.RULES[crossval.SHIPPED_NOW](q) == pytest.approx(expected, abs=1e-12)
