@@ -281,7 +281,9 @@ def main() -> None:
         "searches": args.searches,
         "loadavg": os.getloadavg(),
         "p50_ms": summary,
-        "table_statistics": "analyzed" if args.analyzed else "none (removed, as before the first ANALYZE)",
+        "table_statistics": "analyzed"
+        if args.analyzed or args.retrieval
+        else "none (removed, as before the first ANALYZE)",
         "compare": args.compare,
     }
     print(json.dumps(result, indent=1))

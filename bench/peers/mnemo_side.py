@@ -4,6 +4,8 @@ PostgreSQL (as the stack's children do) and answers with one JSON line.
 
     python bench/peers/mnemo_side.py setup --namespaces agent:peers-c0,agent:peers-c1
         a user with an API token and write access to each namespace: {"token": ..., "namespaces": {...}}
+    python bench/peers/mnemo_side.py search-loop < one JSON search per line
+        each search in this process on the stack's database, one JSON line back (bench/peers/stmt_probe.py)
     python bench/peers/mnemo_side.py embed-cpu < queries.json
         the query embedding's CPU in this process, one thread, as the web process embeds a query:
         back to back, and each after a pause
@@ -17,6 +19,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The pause before each embedding of the second measurement (about what comes between two of
@@ -87,12 +90,73 @@ def embed_cpu(queries: list[str]) -> dict:
     return out
 
 
+def search_loop() -> None:
+    """One JSON line per search on stdin ({"namespace": key, "query": ...}), one JSON line back:
+    search_memories in this process on the stack's database (bench/peers/stmt_probe.py), with
+    Server-Timing's ``search-sql`` interval and this connection's backend CPU and run-queue wait
+    during that interval only, and during the whole search (the common-words recount included)."""
+    import threading
+
+    from django.db import connection
+
+    import memories.selectors as selectors
+    from memories.models import Namespace
+
+    ids = {ns.key: ns.id for ns in Namespace.objects.all()}
+    interval: dict[str, float] = {}
+    real_cursor, real_add = selectors._search_cursor, selectors.add_timing
+
+    def stat(path: str) -> tuple[int, int]:
+        with open(path) as f:
+            run, wait, _ = f.read().split()
+        return int(run), int(wait)
+
+    def backend() -> str:
+        connection.ensure_connection()
+        return f"/proc/{connection.connection.info.backend_pid}/schedstat"
+
+    def cursor(*a: Any, **kw: Any) -> Any:
+        interval["b0"], interval["w0"] = stat(backend())
+        return real_cursor(*a, **kw)
+
+    def add_timing(phase: str, seconds: float) -> None:
+        if phase == "search-sql":
+            interval["b1"], interval["w1"] = stat(backend())
+            interval["sql"] = seconds
+        real_add(phase, seconds)
+
+    selectors._search_cursor, selectors.add_timing = cursor, add_timing
+    me = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+    for line in sys.stdin:
+        ask = json.loads(line)
+        s0, m0 = stat(backend()), stat(me)
+        hits = selectors.search_memories(  # as the search API calls it (memories.operations.search)
+            namespace_ids=[ids[ask["namespace"]]],
+            query=ask["query"],
+            limit=ask["limit"],
+            min_score=selectors.min_score_or_default(None),
+        )
+        s1, m1 = stat(backend()), stat(me)
+        out = {
+            "search_sql": interval["sql"] * 1000,
+            "stmt_backend_cpu": (interval["b1"] - interval["b0"]) / 1e6,
+            "stmt_backend_wait": (interval["w1"] - interval["w0"]) / 1e6,
+            "backend_cpu": (s1[0] - s0[0]) / 1e6,
+            "client_wait": (m1[1] - m0[1]) / 1e6,
+            "hits": [h.memory.metadata.get("dia_id", "") for h in hits],
+        }
+        print(json.dumps(out), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["setup", "embed-cpu"])
+    parser.add_argument("command", choices=["setup", "embed-cpu", "search-loop"])
     parser.add_argument("--namespaces", default="")
     args = parser.parse_args()
     setup_django()
+    if args.command == "search-loop":
+        search_loop()
+        return
     if args.command == "setup":
         result = setup([k for k in args.namespaces.split(",") if k])
     else:
