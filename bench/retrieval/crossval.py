@@ -205,6 +205,8 @@ def margin_rule(a: float, m: float, b: float) -> Callable[[Question], np.ndarray
 for _a in (0.0, 0.05, 0.1, 0.15, 0.2):
     for _b in (0.25, 0.5, 1.0, 1.5):
         RULES[f"cos + {_a} cov + 3 margin + {_b} cos·√cov"] = margin_rule(_a, 3.0, _b)
+
+
 def best_cos(q: Question) -> float:
     """The best cosine among the query's candidates (0 with none): how sure the vector arm is."""
     return float(q.cos.max()) if len(q.cos) else 0.0

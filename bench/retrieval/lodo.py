@@ -6,7 +6,8 @@ rank/normalisation families tried alongside (reciprocal-rank fusion, min-max and
 normalised sums), and reports, per data set, each rule's R@5 / R@10 and its largest loss to an arm
 (any type, R@5 or R@10: ``crossval.deficit``). Then, for each data set held out in turn, the rule
 the screen's criterion picks on the four others (smallest worst loss, rounded to half a point,
-then best mean R@5 + R@10) and how that rule does on the held-out set, beside the shipped rule (``crossval.SHIPPED_NOW``).
+then best mean R@5 + R@10) and how that rule does on the held-out set, beside the shipped rule
+(``crossval.SHIPPED_NOW``).
 Nothing is fitted on a held-out set; the ranking needs no calibration.
 
     .venv/bin/python -m bench.retrieval.lodo /tmp/f-mnemo.json /tmp/f-chat.json /tmp/f-assistant.json \
@@ -101,7 +102,10 @@ def evaluate(sets: dict[str, list[cv.Question]]) -> dict[str, Any]:
 
     def key(rule: str, among: list[str]) -> tuple[float, float]:
         worst = max(per[rule][n]["worst_loss"] for n in among)
-        return (round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP, -float(np.mean([per[rule][n]["r5"] + per[rule][n]["r10"] for n in among])))
+        return (
+            round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP,
+            -float(np.mean([per[rule][n]["r5"] + per[rule][n]["r10"] for n in among])),
+        )
 
     held_out = {}
     for held in names:
@@ -141,26 +145,36 @@ def evaluate(sets: dict[str, list[cv.Question]]) -> dict[str, Any]:
 def render(result: dict[str, Any]) -> list[str]:
     per, names, shipped = result["rules"], result["datasets"], result["shipped"]
     lines = [
-        "| held out | rule chosen on the other four | its worst loss there | held out: R@5 / R@10 / worst loss to an arm | shipped rule, on it |",
+        "| held out | rule chosen on the other four | its worst loss there "
+        "| held out: R@5 / R@10 / worst loss to an arm | shipped rule, on it |",
         "|---|---|---|---|---|",
     ]
     for n in names:
         h, s = result["held_out"][n], per[shipped][n]
         lines.append(
-            f"| {n} | `{h['chosen']}` | {h['train_worst_loss']:.3f} | {h['r5']:.3f} / {h['r10']:.3f} / {h['worst_loss']:+.3f} "
+            f"| {n} | `{h['chosen']}` | {h['train_worst_loss']:.3f} "
+            f"| {h['r5']:.3f} / {h['r10']:.3f} / {h['worst_loss']:+.3f} "
             f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
         )
     best = result["chosen_on_all"]
-    lines += ["", f"Chosen on all {len(names)} (in sample): `{best}`; per set R@5 / R@10 / worst loss, beside the shipped rule:", ""]
+    lines += [
+        "",
+        f"Chosen on all {len(names)} (in sample): `{best}`; per set R@5 / R@10 / worst loss, beside the shipped rule:",
+        "",
+    ]
     lines += ["| data set | " + f"`{best}`" + " | shipped rule |", "|---|---|---|"]
     for n in names:
         b, s = per[best][n], per[shipped][n]
-        lines.append(f"| {n} | {b['r5']:.3f} / {b['r10']:.3f} / {b['worst_loss']:+.3f} | {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |")
+        lines.append(
+            f"| {n} | {b['r5']:.3f} / {b['r10']:.3f} / {b['worst_loss']:+.3f} "
+            f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
+        )
     lines += [
         "",
         "The confidence rule (`crossval.confidence_rule`), its weights fitted on the four other sets:",
         "",
-        "| held out | weights a / m / b / c fitted without it | R@5 / R@10 / worst loss to an arm | floor's R@10 cost / never-stored silenced | shipped rule |",
+        "| held out | weights a / m / b / c fitted without it | R@5 / R@10 / worst loss to an arm "
+        "| floor's R@10 cost / never-stored silenced | shipped rule |",
         "|---|---|---|---|---|",
     ]
     for n in names:
@@ -172,8 +186,12 @@ def render(result: dict[str, Any]) -> list[str]:
             f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
         )
     mean = np.mean([result["confidence_held_out"][n]["r10"] for n in names])
-    lines += ["", f"Held-out R@10, mean over the five: {mean:.3f} (shipped rule {np.mean([per[shipped][n]['r10'] for n in names]):.3f}).",
-              f"Fitted on all five: {' / '.join(f'{w:g}' for w in result['confidence_on_all'])}."]
+    lines += [
+        "",
+        f"Held-out R@10, mean over the five: {mean:.3f} "
+        f"(shipped rule {np.mean([per[shipped][n]['r10'] for n in names]):.3f}).",
+        f"Fitted on all five: {' / '.join(f'{w:g}' for w in result['confidence_on_all'])}.",
+    ]
     return lines
 
 

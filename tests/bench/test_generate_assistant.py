@@ -94,7 +94,10 @@ def test_the_replica_ranks_as_the_product_does():
     rng = np.random.default_rng(26)
     for _ in range(50):
         n = int(rng.integers(1, 30))
-        rows = [[i, float(rng.uniform(-0.2, 0.9)), float(rng.choice([0.0, rng.uniform(0, 1)])), i + 1, None] for i in range(n)]
+        rows = [
+            [i, float(rng.uniform(-0.2, 0.9)), float(rng.choice([0.0, rng.uniform(0, 1)])), i + 1, None]
+            for i in range(n)
+        ]
         q = crossval.Question({"conversation": "c1", "type": "single-hop", "evidence": [], "rows": rows}, "mnemo")
         second = selectors.runner_up([r[2] for r in rows])
         expected = [selectors.hybrid_ranking(r[1], r[2], second) for r in rows]
