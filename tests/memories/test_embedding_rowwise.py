@@ -41,17 +41,23 @@ def cache_dir(tmp_path_factory) -> Path:
 
 
 def test_its_vectors_are_close_to_the_reference_embedders_on_real_sentences(cache_dir):
-    """Bound: on 2,800 texts of the two data sets the lowest cosine measured was 0.9990, the mean
-    0.9996 (bench/NOTES.md); 0.997 and 0.999 leave room for another CPU's kernels but fail the
-    per-tensor recipe of minilm-int8-dynamic (0.980 at worst, 0.993 on average) and a graph whose
-    rescaling multiplies by the wrong elements (cosine 0.10 once, see rowquant_graph)."""
+    """On 2,800 texts of the two data sets the lowest cosine to the default embedder's vectors was
+    0.9990, the mean 0.9996, on an Intel Xeon with VNNI (bench/NOTES.md); on another CPU the default
+    embedder's own integer kernels differ (a CI machine read 0.9960 at worst on these sentences), so
+    the bounds are relative: the rowwise graph's distance to the default is at most half of the
+    per-tensor recipe's (minilm-int8-dynamic, 0.980 at worst, 0.993 on average: a rowwise graph
+    that quantized per tensor reads 1×) and never below 0.99 (a graph whose rescaling multiplies by
+    the wrong elements read cosine 0.10 once, see rowquant_graph)."""
     texts = real_sentences()
     assert len(texts) > 250
     reference = np.array(MiniLMInt8Embedder(threads=1).embed(texts))
     derived = np.array(MiniLMRowInt8Embedder(cache_dir=cache_dir, threads=1).embed(texts))
+    per_tensor = np.array(MiniLMDynamicInt8Embedder(cache_dir=cache_dir, threads=1).embed(texts))
     cosines = (reference * derived).sum(axis=1)
-    assert cosines.min() >= 0.997, texts[int(cosines.argmin())]
-    assert cosines.mean() >= 0.999
+    per_tensor_cosines = (reference * per_tensor).sum(axis=1)
+    assert cosines.min() >= 0.99, texts[int(cosines.argmin())]
+    assert (1 - cosines).mean() <= (1 - per_tensor_cosines).mean() / 2, (cosines.mean(), per_tensor_cosines.mean())
+    assert cosines.min() > per_tensor_cosines.min(), texts[int(cosines.argmin())]
     assert not np.allclose(reference, derived, atol=1e-4)  # it is another graph, not the same one
 
 
