@@ -7,6 +7,10 @@ evidence memory ids, so that fusion rules, calibration and floors can be fitted 
 numpy without searching again (``crossval.py``).
 
     .venv/bin/python -m bench.retrieval.features --data-dir /tmp/mnemo-ret --dataset chat --out /tmp/f-chat.json
+
+``--dataset quality`` dumps the search-quality test's fixture instead (tests/memories/search_quality.json
+and its near-miss siblings, in a data directory of its own: its word statistics are its own table's,
+as in the test), for ``lodo.py --fixture``.
 """
 
 from __future__ import annotations
@@ -14,11 +18,30 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from bench.retrieval import harness
 
 #: The MNEMO_SEARCH_COMMON_SHARE values tried (1.0: the whole question embedded).
 SHARES = (0.02, 0.05, 0.1, 1.0)
+
+
+def quality_fixture() -> dict[str, Any]:
+    """tests/memories/search_quality.json (and the near-miss siblings its test adds) as a data set
+    of one namespace: its 58 queries with their expected memory as evidence, typed by kind
+    (paraphrase, keyword, name), for lodo.py's offline check of a rule against that test."""
+    from tests.memories.test_search_quality import FIXTURE, siblings
+
+    turns = [{"id": m["key"], "text": m["text"]} for m in FIXTURE["memories"]]
+    turns += [{"id": f"sibling-{i}", "text": text} for i, text in enumerate(siblings())]
+    return {
+        "conversations": [{"id": "q0", "sessions": [{"session": 1, "date": "2026-01-01", "turns": turns}]}],
+        "questions": [
+            {"id": f"q{i}", "conversation": "q0", "type": q["kind"], "question": q["query"]}
+            | {"evidence": [q["expected"]]}
+            for i, q in enumerate(FIXTURE["queries"])
+        ],
+    }
 
 
 def dump(name: str, *, conversations: int | None = None, common_share: float | None = None) -> dict:
@@ -32,7 +55,7 @@ def dump(name: str, *, conversations: int | None = None, common_share: float | N
     from memories.embedding import embed_texts
     from memories.models import Memory
 
-    data = harness.dataset(name)
+    data = quality_fixture() if name == "quality" else harness.dataset(name)
     convs = [c["id"] for c in data["conversations"]][:conversations]
     namespaces = harness.load(data, conversations=convs, progress=True)
     dia = {
@@ -75,7 +98,7 @@ def dump(name: str, *, conversations: int | None = None, common_share: float | N
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--dataset", choices=sorted(harness.DATASETS), default="mnemo")
+    parser.add_argument("--dataset", choices=[*sorted(harness.DATASETS), "quality"], default="mnemo")
     parser.add_argument("--out", required=True)
     parser.add_argument("--common-share", type=float, help="MNEMO_SEARCH_COMMON_SHARE for this dump")
     args = parser.parse_args(argv)

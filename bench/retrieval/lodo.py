@@ -49,17 +49,21 @@ def _normalised(w: float, how: str) -> Callable[[cv.Question], np.ndarray]:
     return z
 
 
-def fit_confidence(train: list[cv.Question], l2: float = 1e-2) -> tuple[float, float, float, float]:
-    """The confidence rule's weights (a, m, b, c of ``crossval.confidence_rule``) fitted on
-    ``train``: a logistic regression of "this candidate is evidence" on
-    ``crossval.confidence_features`` (each question's candidates weighted 1 / their number, so
-    every question counts the same; a small ridge), scaled so that cos weighs 1 (only the order
-    matters; the calibration is fitted afterwards, as for every rule)."""
+def fit_confidence(
+    train: list[cv.Question],
+    l2: float = 1e-2,
+    features: Callable[[cv.Question], np.ndarray] = cv.confidence_features,
+) -> tuple[float, ...]:
+    """A learned rule's weights (a, m, b, c of ``crossval.confidence_rule`` by default) fitted on
+    ``train``: a logistic regression of "this candidate is evidence" on ``features`` (each
+    question's candidates weighted 1 / their number, so every question counts the same; a small
+    ridge), scaled so that cos weighs 1 (only the order matters; the calibration is fitted
+    afterwards, as for every rule)."""
     xs, ys, ws = [], [], []
     for q in train:
         if not q.evidence or not len(q.ids):
             continue
-        f = cv.confidence_features(q)
+        f = features(q)
         xs.append(np.hstack([f, np.ones((len(f), 1))]))
         ys.append(q.rel)
         ws.append(np.full(len(f), 1 / len(f)))
@@ -73,8 +77,54 @@ def fit_confidence(train: list[cv.Question], l2: float = 1e-2) -> tuple[float, f
         beta -= step
         if np.abs(step).max() < 1e-10:
             break
-    a, m, b, c = (beta[1:5] / beta[0]).round(3)
-    return float(a), float(m), float(b), float(c)
+    if beta[0] <= 0:  # scaling by it would reverse the order the fit found
+        raise ValueError(f"the fitted cosine weight is {beta[0]:.3g}: the rule cannot be scaled to cos = 1")
+    return tuple(float(w) for w in (beta[1:-1] / beta[0]).round(3))
+
+
+#: The learned rules: their features and the rule their weights make (fitted per fold).
+LEARNED: dict[str, tuple[Callable[[cv.Question], np.ndarray], Callable[..., Callable[[cv.Question], np.ndarray]]]] = {
+    "confidence": (cv.confidence_features, cv.confidence_rule),
+    "supported confidence": (cv.supported_confidence_features, cv.supported_confidence_rule),
+}
+
+
+def fixture_check(fixture: list[cv.Question], rule: Callable[[cv.Question], np.ndarray]) -> dict[str, Any]:
+    """tests/memories/test_search_quality.py's criteria, offline, on the fixture's candidates
+    (``features.py --dataset quality``): the expected memory's rank in the top 20 (99 if not
+    there) under ``rule`` and under the vector arm alone; ``passes`` when every assertion of the
+    test would hold (hybrid top 3 ≥ 90 %; paraphrases' top 3 ≥ the vector arm's; keyword and name
+    queries first more often than the vector arm, top 3 as often, none ranked lower)."""
+
+    def rank(q: cv.Question, score: np.ndarray) -> int:
+        found = list(q.ids[cv.order(q, score)[:20]])
+        (expected,) = q.evidence
+        return found.index(expected) + 1 if expected in found else 99
+
+    hybrid = [rank(q, rule(q)) for q in fixture]
+    vector = [rank(q, q.cos) for q in fixture]
+    para = [i for i, q in enumerate(fixture) if q.type == "paraphrase"]
+    named = [i for i, q in enumerate(fixture) if q.type != "paraphrase"]
+
+    def share(ranks: list[int], among: list[int], within: int) -> float:
+        return float(np.mean([ranks[i] <= within for i in among]))
+
+    every = list(range(len(fixture)))
+    out = {
+        "top3": share(hybrid, every, 3),
+        "paraphrase_top3": [share(hybrid, para, 3), share(vector, para, 3)],
+        "named_first": [share(hybrid, named, 1), share(vector, named, 1)],
+        "named_top3": [share(hybrid, named, 3), share(vector, named, 3)],
+        "named_below_vector": [i for i in named if hybrid[i] > vector[i]],
+    }
+    out["passes"] = bool(
+        out["top3"] >= 0.9
+        and out["paraphrase_top3"][0] >= out["paraphrase_top3"][1]
+        and out["named_first"][0] > out["named_first"][1]
+        and out["named_top3"][0] >= out["named_top3"][1]
+        and not out["named_below_vector"]
+    )
+    return out
 
 
 def candidates() -> dict[str, Callable[[cv.Question], np.ndarray]]:
@@ -90,7 +140,7 @@ def candidates() -> dict[str, Callable[[cv.Question], np.ndarray]]:
     return out
 
 
-def evaluate(sets: dict[str, list[cv.Question]]) -> dict[str, Any]:
+def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | None = None) -> dict[str, Any]:
     arm_tables = {n: cv.arms(qs) for n, qs in sets.items()}
     per: dict[str, dict[str, dict[str, float]]] = {}
     for name, rule in candidates().items():
@@ -113,30 +163,39 @@ def evaluate(sets: dict[str, list[cv.Question]]) -> dict[str, Any]:
         chosen = min(per, key=lambda r: key(r, train))
         held_out[held] = {"chosen": chosen, "train_worst_loss": key(chosen, train)[0], **per[chosen][held]}
     on_all = min(per, key=lambda r: key(r, names))
-    # the confidence rule: its weights fitted on the four others, read on the held-out set
-    learned = {}
-    for held in names:
-        weights = fit_confidence([q for n in names if n != held for q in sets[n]])
-        qs = sets[held]
-        rule = cv.confidence_rule(*weights)
-        t = cv.table(qs, [cv.order(q, rule(q)) for q in qs])
-        # the calibration fitted without the held-out set too; the floor as it ships
-        train = [q for n in names if n != held for q in sets[n]]
-        ranked, probs = cv.scored(qs, rule, cv.fit_calibration(train, rule))
-        learned[held] = {
-            "floor": cv.floor_effect(qs, ranked, probs, cv.SHIPPED_FLOOR),
-            "weights": weights,
-            "r5": t["all"]["r5"],
-            "r10": t["all"]["r10"],
-            "worst_loss": cv.deficit(t, arm_tables[held]),
-            "table": t,
+    # the learned rules: their weights fitted on the four others, read on the held-out set
+    learned: dict[str, Any] = {}
+    every = [q for n in names for q in sets[n]]
+    for family, (features, make) in LEARNED.items():
+        folds = {}
+        for held in names:
+            train = [q for n in names if n != held for q in sets[n]]
+            weights = fit_confidence(train, features=features)
+            qs = sets[held]
+            rule = make(*weights)
+            t = cv.table(qs, [cv.order(q, rule(q)) for q in qs])
+            # the calibration fitted without the held-out set too; the floor as it ships
+            ranked, probs = cv.scored(qs, rule, cv.fit_calibration(train, rule))
+            folds[held] = {
+                "floor": cv.floor_effect(qs, ranked, probs, cv.SHIPPED_FLOOR),
+                "weights": weights,
+                "r5": t["all"]["r5"],
+                "r10": t["all"]["r10"],
+                "worst_loss": cv.deficit(t, arm_tables[held]),
+                "table": t,
+            }
+        weights_all = fit_confidence(every, features=features)
+        learned[family] = {
+            "held_out": folds,
+            "on_all": weights_all,
+            "fixture": fixture_check(fixture, make(*weights_all)) if fixture else None,
         }
     return {
         "rules": per,
         "held_out": held_out,
         "chosen_on_all": on_all,
-        "confidence_held_out": learned,
-        "confidence_on_all": fit_confidence([q for n in names for q in sets[n]]),
+        "learned": learned,
+        "shipped_fixture": fixture_check(fixture, cv.RULES[cv.SHIPPED_NOW]) if fixture else None,
         "shipped": cv.SHIPPED_NOW,
         "datasets": names,
     }
@@ -169,30 +228,48 @@ def render(result: dict[str, Any]) -> list[str]:
             f"| {n} | {b['r5']:.3f} / {b['r10']:.3f} / {b['worst_loss']:+.3f} "
             f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
         )
-    lines += [
-        "",
-        "The confidence rule (`crossval.confidence_rule`), its weights fitted on the four other sets:",
-        "",
-        "| held out | weights a / m / b / c fitted without it | R@5 / R@10 / worst loss to an arm "
-        "| floor's R@10 cost / never-stored silenced | shipped rule |",
-        "|---|---|---|---|---|",
-    ]
-    for n in names:
-        h, s = result["confidence_held_out"][n], per[shipped][n]
-        weights = " / ".join(f"{w:g}" for w in h["weights"])
-        lines.append(
-            f"| {n} | {weights} | {h['r5']:.3f} / {h['r10']:.3f} / {h['worst_loss']:+.3f} "
-            f"| {h['floor']['r10_lost']:.3f} / {1 - h['floor']['false_hit_rate']:.2f} "
-            f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
-        )
-    mean = np.mean([result["confidence_held_out"][n]["r10"] for n in names])
-    lines += [
-        "",
-        f"Held-out R@10, mean over the five: {mean:.3f} "
-        f"(shipped rule {np.mean([per[shipped][n]['r10'] for n in names]):.3f}).",
-        f"Fitted on all five: {' / '.join(f'{w:g}' for w in result['confidence_on_all'])}.",
-    ]
+    for family, learned in result["learned"].items():
+        lines += [
+            "",
+            f"The {family} rule (`crossval.{family.replace(' ', '_')}_rule`), "
+            "its weights fitted on the four other sets:",
+            "",
+            "| held out | weights a / m / b / c fitted without it | R@5 / R@10 / worst loss to an arm "
+            "| floor's R@10 cost / never-stored silenced | shipped rule |",
+            "|---|---|---|---|---|",
+        ]
+        for n in names:
+            h, s = learned["held_out"][n], per[shipped][n]
+            weights = " / ".join(f"{w:g}" for w in h["weights"])
+            lines.append(
+                f"| {n} | {weights} | {h['r5']:.3f} / {h['r10']:.3f} / {h['worst_loss']:+.3f} "
+                f"| {h['floor']['r10_lost']:.3f} / {1 - h['floor']['false_hit_rate']:.2f} "
+                f"| {s['r5']:.3f} / {s['r10']:.3f} / {s['worst_loss']:+.3f} |"
+            )
+        folds = learned["held_out"].values()
+        lines += [
+            "",
+            f"Held-out mean over the {len(names)}: R@5 {np.mean([h['r5'] for h in folds]):.3f}, "
+            f"R@10 {np.mean([h['r10'] for h in folds]):.3f}, largest worst loss "
+            f"{max(h['worst_loss'] for h in folds):+.3f} (shipped rule: "
+            f"{np.mean([per[shipped][n]['r5'] for n in names]):.3f}, "
+            f"{np.mean([per[shipped][n]['r10'] for n in names]):.3f}, "
+            f"{max(per[shipped][n]['worst_loss'] for n in names):+.3f}). "
+            f"Fitted on all {len(names)}: {' / '.join(f'{w:g}' for w in learned['on_all'])}."
+            + (f" With these weights: {_fixture_line(learned['fixture'])}" if learned.get("fixture") else ""),
+        ]
+    if result.get("shipped_fixture"):
+        lines += ["", f"The shipped rule: {_fixture_line(result['shipped_fixture'])}"]
     return lines
+
+
+def _fixture_line(f: dict[str, Any]) -> str:
+    return (
+        "On tests/memories/search_quality.json (offline, on the candidates `features.py --dataset quality` dumped): "
+        f"top 3 {f['top3']:.1%}, paraphrases' top 3 {f['paraphrase_top3'][0]:.1%} against the vector arm's "
+        f"{f['paraphrase_top3'][1]:.1%}, codes and names first {f['named_first'][0]:.1%} against "
+        f"{f['named_first'][1]:.1%}: {'passes' if f['passes'] else 'fails'} the test's criteria."
+    )
 
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "lodo"
@@ -224,12 +301,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("features", nargs="+", help="features.py dumps, one per data set")
     parser.add_argument("--json", help="write the result here")
+    parser.add_argument("--fixture", help="features.py --dataset quality: the search-quality test's fixture")
     args = parser.parse_args(argv)
     sets: dict[str, list[cv.Question]] = {}
     for path in args.features:
         qs = cv.load(path)
         sets[qs[0].dataset] = qs
-    result = evaluate(sets) | {"date": datetime.now(UTC).isoformat(timespec="seconds")}
+    fixture = cv.load(args.fixture) if args.fixture else None
+    result = evaluate(sets, fixture) | {"date": datetime.now(UTC).isoformat(timespec="seconds")}
     print("\n".join(render(result)))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
