@@ -287,8 +287,8 @@ TRAINING = [
     "I signed us up, well, me, I'm training for {goal} {w}, what was I thinking",
 ]
 PURCHASE = [
-    "I finally bought a {item} {w}, it takes up half the room and I regret nothing",
-    "I finally bought a {item} {w}, after months of staring at adverts for them",
+    "I finally bought {an} {item} {w}, it takes up half the room and I regret nothing",
+    "I finally bought {an} {item} {w}, after months of staring at adverts for them",
 ]
 LANGUAGE = [
     "I started evening classes in {lang} {w}, the teacher is lovely and I'm the worst in the room",
@@ -573,7 +573,8 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                 p["c2"] = towns[3 * k + 2]
             p |= {"h": p["hobby"][0], "d": p["trip"][0], "s": p["pet"][0], "animal": p["pet"][1], "t": p["book"][0],
                   "au": p["book"][1], "g": p["book"][2], "goal": p["fitness"][0], "goalp": p["fitness"][1],
-                  "item": p["purchase"][0], "itemp": p["purchase"][1], "lang": p["language"][0]}  # fmt: skip
+                  "item": p["purchase"][0], "itemp": p["purchase"][1], "lang": p["language"][0],
+                  "an": "an" if p["purchase"][0][0] in "aeiou" else "a"}  # fmt: skip
             people.append(p)
             ch = p["change"]
             say(early if ch == "job" else anywhere, n, rng.choice(JOB).format(**p), f"job:1:{i}", echo=p["e"])
@@ -603,11 +604,12 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             # two facts of one friend in one session share a turn at times (never an update's turn)
             merged: list[list[tuple[Any, ...]]] = []
             for b in blocks:
-                prev = merged[-1] if merged else None
-                if (prev and len(prev) == 1 and len(b) == 1 and prev[0][0] == b[0][0] and rng.random() < 0.4
-                        and ":2:" not in prev[0][3] + b[0][3]):  # fmt: skip
-                    (s0, t0, f0, k0, _), (_, t1, f1, k1, _) = prev[0], b[0]
-                    merged[-1] = [(s0, (t0, t1, f0, f1), False, k0 + "|" + k1, "")]
+                alone = [j for j, m in enumerate(merged) if len(m) == 1 and isinstance(m[0][1], str)
+                         and m[0][0] == b[0][0] and ":2:" not in m[0][3]]  # fmt: skip
+                if alone and len(b) == 1 and ":2:" not in b[0][3] and rng.random() < 0.6:
+                    j = alone[0]
+                    (s0, t0, f0, k0, _), (_, t1, f1, k1, _) = merged[j][0], b[0]
+                    merged[j] = [(s0, (t0, t1, f0, f1), False, k0 + "|" + k1, "")]
                 else:
                     merged.append(b)
             merged += [[("", "", False, "", "")] for _ in range(rng.randint(15, 21))]  # filler, speaker chosen below
