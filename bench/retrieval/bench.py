@@ -87,6 +87,8 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += holdout.render(results["retrieval_notes"]) + [""]
     if "retrieval_team" in results:  # the fifth data set, work teams' channels: rendered once it has been read
         lines += holdout.render(results["retrieval_team"]) + [""]
+    if "retrieval_life" in results:  # the sixth data set, two friends' long chats: rendered once it has been read
+        lines += holdout.render(results["retrieval_life"]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

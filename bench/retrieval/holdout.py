@@ -4,7 +4,8 @@ The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH
 (0.02) were chosen on conversations.json and chat.json (crossval.py); assistant.json
 (generate_assistant.py) was built afterwards with a different design, and read twice; notes.json
 (generate_notes.py, ``--dataset notes``), an agent's memory notes, after that; team.json
-(generate_team.py, ``--dataset team``), work teams' channels, after all four had been read. Each is read once:
+(generate_team.py, ``--dataset team``), work teams' channels, after all four had been read; life.json
+(generate_life.py, ``--dataset life``), two friends' long chats, after all five. Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -16,6 +17,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
         --answerable --json bench/results/<stamp>-retrieval-notes.json   (the fourth set, with the frozen check)
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-team --dataset team --features /tmp/f-team.json
         --answerable --json bench/results/<stamp>-retrieval-team.json   (the fifth set, once, for a new choice)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-life --dataset life --features /tmp/f-life.json
+        --answerable --json bench/results/<stamp>-retrieval-life.json   (the sixth set, once, for a new rule)
 """
 
 from __future__ import annotations
@@ -37,7 +40,12 @@ MODES = ("hybrid", "vector", "keyword")
 OTHER_FLOORS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
 #: The data sets read this way, and the results section each one writes (bench/report.py renders each
 #: section a results file holds, and nothing for a data set not read yet).
-SECTIONS = {"assistant": "retrieval_holdout", "notes": "retrieval_notes", "team": "retrieval_team"}
+SECTIONS = {
+    "assistant": "retrieval_holdout",
+    "notes": "retrieval_notes",
+    "team": "retrieval_team",
+    "life": "retrieval_life",
+}
 #: Issue 26's bar for R@10 out of sample.
 R10_BAR = 0.72
 
@@ -142,6 +150,15 @@ def _intro(result: dict[str, Any]) -> list[str]:
         f"Search exactly as it ships (fusion rule, calibration, common-word share {result['common_share']}, "
         f"default floor {result['floor']}), read once. Cells: R@5 / R@10 / MRR."
     )
+    if result.get("dataset") == "life":
+        return [
+            "### Retrieval on the sixth data set: two friends' long chats (nothing fitted, read once)",
+            "",
+            "`bench/retrieval/life.json` (`generate_life.py`, built after the five others had been read): "
+            f"{result['conversations']} conversations of two friends, one namespace each, {result['turns']} long "
+            "speaker-prefixed turns over months of dated sessions, facts dated relative to the session, "
+            f"{result['questions']} questions ({result['answerable']} with evidence). {ships}",
+        ]
     if result.get("dataset") == "team":
         return [
             "### Retrieval on the fifth data set: work teams' channels (nothing fitted, read once)",
@@ -254,7 +271,7 @@ def render(result: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
                 + " |"
             )
-    if result.get("dataset") in ("notes", "team"):
+    if result.get("dataset") in ("notes", "team", "life"):
         lines += [
             "",
             _bars_line(
@@ -301,7 +318,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
-    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team>.json here")
+    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life>.json here")
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
     parser.add_argument(
         "--answerable", action="store_true", help="and the frozen answerability check on them (needs --features)"

@@ -62,7 +62,7 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
     values = [*gen.NAMES, *gen.PARTNERS, *gen.OTHERS, *gen.CITIES, *gen.EMPLOYERS, *gen.DESTINATIONS, *gen.SCHOOLS]
     values += [name for _, name in (*gen.PETS, *gen.CHILDREN)]  # (species or relation, name)
     # the fifth set (team.json, generate_team.py) came later: checked both ways
-    assert not clashes(values, ("conversations.json", "chat.json", "assistant.json", "team.json"))
+    assert not clashes(values, ("conversations.json", "chat.json", "assistant.json", "team.json", "life.json"))
 
 
 def test_the_loaders_read_it():
@@ -73,7 +73,12 @@ def test_the_loaders_read_it():
     note = data["conversations"][0]["sessions"][0]["turns"][0]
     assert harness.turn_text(note) == note["text"]
     assert harness.turn_text({"id": "x", "speaker": "Ana", "text": "Hi"}) == "Ana: Hi"
-    assert holdout.SECTIONS == {"assistant": "retrieval_holdout", "notes": "retrieval_notes", "team": "retrieval_team"}
+    assert holdout.SECTIONS == {
+        "assistant": "retrieval_holdout",
+        "notes": "retrieval_notes",
+        "team": "retrieval_team",
+        "life": "retrieval_life",
+    }
 
 
 def test_the_bars_name_the_cells_an_arm_wins():

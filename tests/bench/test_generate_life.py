@@ -1,0 +1,205 @@
+"""The sixth retrieval data set (bench/retrieval/generate_life.py): the committed file is what the
+seed gives, two friends talk in long turns over 18 to 28 dated sessions, its questions point at
+turns of their own conversation, knowledge updates at the later turn, its vocabulary stays apart
+from the five other sets (both ways), and the loaders and the report read it. Structural checks
+only: nothing here searches it (it stays unread until a new search rule is judged on it)."""
+
+import hashlib
+import re
+import statistics
+from collections import Counter
+
+from bench.retrieval import bench, harness, holdout
+from bench.retrieval import generate as gen_mnemo
+from bench.retrieval import generate_assistant as gen_assistant
+from bench.retrieval import generate_chat as gen_chat
+from bench.retrieval import generate_life as gen
+from bench.retrieval import generate_notes as gen_notes
+from bench.retrieval import generate_team as gen_team
+from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_team import _fake_result
+
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json")
+
+
+def test_the_same_seed_gives_the_committed_file():
+    text = gen.render(gen.generate())
+    assert (
+        hashlib.sha256(text.encode()).hexdigest() == hashlib.sha256((RETRIEVAL / "life.json").read_bytes()).hexdigest()
+    )
+    assert gen.render(gen.generate(gen.SEED + 1)) != text
+
+
+def test_its_shape():
+    """10 conversations of two friends, 18 to 28 dated sessions and 300 to 650 turns each,
+    speaker-prefixed, mostly 15 to 45 words long; 400 to 550 questions of holdout.TYPES."""
+    data = gen.generate()
+    assert len(data["conversations"]) == gen.CONVERSATIONS
+    for c in data["conversations"]:
+        assert len(c["speakers"]) == 2 and 18 <= len(c["sessions"]) <= 28
+        assert 300 <= sum(len(s["turns"]) for s in c["sessions"]) <= 650
+        dates = [s["date"] for s in c["sessions"]]
+        assert dates == sorted(set(dates))  # one session a day, in order
+        for s in c["sessions"]:
+            for i, t in enumerate(s["turns"], 1):
+                assert t["id"] == f"{c['id']}:D{s['session']}:{i}" and t["speaker"] in c["speakers"]
+        assert {t["speaker"] for s in c["sessions"] for t in s["turns"]} == set(c["speakers"])
+    words = [len(t["text"].split()) for c in data["conversations"] for s in c["sessions"] for t in s["turns"]]
+    assert 20 <= statistics.median(words) <= 35
+    assert sum(15 <= w <= 45 for w in words) / len(words) > 0.9
+    counts = Counter(q["type"] for q in data["questions"])
+    assert set(counts) == set(holdout.TYPES) and 400 <= sum(counts.values()) <= 550
+    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
+        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
+    )
+    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
+        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
+    )
+    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
+    turns = len(words)
+    evidence = {e for q in data["questions"] for e in q["evidence"]}
+    assert len(evidence) < turns / 10  # most turns are chatter
+
+
+def test_dates_are_said_relative_to_the_session():
+    """Most temporal questions' evidence says its date relative to the session ("last Saturday",
+    "in three weeks"), some absolutely ("on 14 May")."""
+    data = gen.generate()
+    text = {t["id"]: t["text"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    temporal = [text[q["evidence"][0]] for q in data["questions"] if q["type"] == "temporal"]
+    months = "|".join(gen.MONTHS)
+    absolute = [t for t in temporal if re.search(rf"\bon \d{{1,2}} ({months})\b", t)]
+    assert 0 < len(absolute) < len(temporal) / 2
+
+
+def test_every_evidence_id_is_a_turn_of_its_conversation():
+    data = gen.generate()
+    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
+        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
+        assert len(set(q["evidence"])) == len(q["evidence"]), q
+        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+
+
+def test_multi_hop_spans_sessions():
+    """A multi-hop question's evidence turns of one friend (a relative named in one session and their
+    news in another, an update's history) are said in different sessions; the others are the two
+    friends' turns, one each."""
+    data = gen.generate()
+    where = {
+        t["id"]: (s["session"], t["speaker"]) for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+    }
+    kinds: Counter = Counter()
+    for q in data["questions"]:
+        if q["type"] == "multi-hop":
+            (s0, who0), (s1, who1) = (where[e] for e in q["evidence"])
+            assert s0 != s1 if who0 == who1 else True, q
+            kinds[who0 == who1] += 1
+    assert kinds[True] >= 3 * gen.CONVERSATIONS and kinds[False] > 0
+
+
+def test_knowledge_updates_point_at_the_later_turn():
+    """Each update's question has the later turn only as evidence; the history question (multi-hop)
+    holds the earlier turn, said on an earlier date, and the later one."""
+    data = gen.generate()
+    day = {t["id"]: s["date"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    updates = [q for q in data["questions"] if q["type"] == "knowledge-update"]
+    assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * 2  # a job change and a move each
+    for q in updates:
+        (latest,) = q["evidence"]
+        history = [
+            p["evidence"]
+            for p in data["questions"]
+            if p["conversation"] == q["conversation"] and p["type"] == "multi-hop" and latest in p["evidence"]
+        ]
+        assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
+        assert day[latest] > day[history[0][0]]
+
+
+def test_half_of_each_type_is_in_the_turns_words():
+    """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
+    second (paraphrased) wording of its template; in each conversation, each type splits half and half."""
+    data = gen.generate()
+    pairs = [v for table in (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL) for v in table.values()]
+    pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[2] for p in gen.PREFERENCES]
+    pairs += [*gen.NEVER_SAID, *(v for _, v in gen.NEARBY), *(news[1] for news in gen.NEWS)]
+
+    def pattern(template: str) -> re.Pattern:
+        return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
+
+    patterns = [(pattern(a), pattern(b)) for a, b in pairs]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
+def test_other_friends_attributes_are_the_other_friends_only():
+    """An "other friend's" question asks one friend an attribute only the other friend states (in
+    the other's words): no turn of the asked friend holds its template's words, the other's does."""
+    data = gen.generate()
+    by = {
+        c["id"]: {n: " ".join(t["text"] for s in c["sessions"] for t in s["turns"] if t["speaker"] == n)
+                  for n in c["speakers"]}
+        for c in data["conversations"]
+    }  # fmt: skip
+    marks = {"pet": "adopted", "book": "halfway through", "fitness": "training for", "purchase": "finally bought",
+             "language": "evening classes in"}  # fmt: skip
+    asked = [q for q in data["questions"] if q.get("never") == "other friend's"]
+    assert len(asked) == gen.NEVER_KINDS["other friend's"] * gen.CONVERSATIONS
+    for q in asked:
+        (x,) = {x for x in gen.EXTRAS for v in gen.SINGLE[x] if re.match(
+            "^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(v)) + "$", q["question"])}  # fmt: skip
+        (who,) = [n for n in by[q["conversation"]] if n in q["question"]]
+        (other,) = [n for n in by[q["conversation"]] if n != who]
+        assert marks[x] not in by[q["conversation"]][who].lower(), q
+        assert marks[x] in by[q["conversation"]][other].lower(), q
+
+
+def test_its_names_and_places_are_not_in_the_other_data_sets():
+    """Both ways: this set's names, relatives, pets, employers, towns, destinations, titles and
+    authors are in none of the five other data sets (nor their generators' lists), and theirs are
+    not in this one."""
+    values = [*gen.NAMES, *gen.FEMALE, *gen.MALE, *gen.PET_NAMES, *(e[0] for e in gen.EMPLOYERS), *gen.TOWNS]
+    values += [*(d[0] for d in gen.DESTINATIONS), *(b[0] for b in gen.BOOKS), *(b[1] for b in gen.BOOKS)]
+    assert not clashes(values, OTHERS)
+    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
+    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
+    for g in (gen_assistant, gen_notes):
+        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
+        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
+    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
+    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
+    theirs += [o[0] for o in gen_team.OFFICES]
+    assert not clashes(theirs, ("life.json",))
+    words = {v.lower() for v in values}
+    assert not [v for v in theirs if v.lower() in words]
+    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+
+
+def test_the_loaders_read_it():
+    """harness stores a turn as "Speaker: text"; holdout.py reads it with --dataset life into a
+    section of its own (retrieval_life), and features.py takes it by name."""
+    assert harness.DATASETS["life"] == RETRIEVAL / "life.json"
+    data = harness.dataset("life")
+    turn = data["conversations"][0]["sessions"][0]["turns"][0]
+    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
+    assert holdout.SECTIONS["life"] == "retrieval_life"
+    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+
+
+def test_the_report_renders_it_only_once_read():
+    """No results file holds retrieval_life yet: the report renders nothing for it; once one does,
+    its section has a heading of its own and issue 26's bars."""
+    assert not any("sixth data set" in line for line in bench.render_sections({}))
+    lines = bench.render_sections({"retrieval_life": _fake_result() | {"dataset": "life"}})
+    assert lines[0].startswith("### Retrieval on the sixth data set: two friends' long chats")
+    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
