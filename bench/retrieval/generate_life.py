@@ -1,9 +1,9 @@
 """A sixth retrieval benchmark: two friends' long chats about their lives (life.json).
 
 Written by the Mnemo team for this repository (no outside data; the repository's licence) after
-the five other sets had been read; nothing is fitted on it and nobody has searched it. It is read
-once, as search ships (``holdout.py --dataset life``), to judge the next search rule; a choice made
-after looking at it makes it a tuning set.
+the five other sets had been read; nothing is fitted on it. It was read once, as search ships
+(``holdout.py --dataset life``, 2026-11-27), to judge a candidate search rule; a choice made after
+looking at it makes it a tuning set.
 
 How it differs from the five others: it is modelled on public long-conversation benchmarks (two
 people chatting over months), which the others imitate least.

@@ -34,7 +34,7 @@ DATASETS = {
     "assistant": HERE / "assistant.json",
     "notes": HERE / "notes.json",
     "team": HERE / "team.json",  # the fifth, read once (issue 26), then fitted on
-    "life": HERE / "life.json",  # the sixth, unread until a new search rule is judged on it
+    "life": HERE / "life.json",  # the sixth, read once to judge a candidate rule (2026-11-27)
 }
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")

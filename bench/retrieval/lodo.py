@@ -1,11 +1,11 @@
-"""Leave one data set out (issue 26): would a fusion rule chosen on four data sets hold on the fifth?
+"""Leave one data set out (issue 26): would a fusion rule chosen on the other data sets hold on the one left out?
 
 Reads the candidates that ``features.py`` dumped for each data set (one file per set, the shipped
 common-word share), ranks every question with every rule of ``crossval.RULES`` plus three
 rank/normalisation families tried alongside (reciprocal-rank fusion, min-max and z-score
 normalised sums), and reports, per data set, each rule's R@5 / R@10 and its largest loss to an arm
 (any type, R@5 or R@10: ``crossval.deficit``). Then, for each data set held out in turn, the rule
-the screen's criterion picks on the four others (smallest worst loss, rounded to half a point,
+the screen's criterion picks on the others (smallest worst loss, rounded to half a point,
 then best mean R@5 + R@10) and how that rule does on the held-out set, beside the shipped rule
 (``crossval.SHIPPED_NOW``).
 Nothing is fitted on a held-out set; the ranking needs no calibration.
@@ -129,8 +129,8 @@ def fixture_check(fixture: list[cv.Question], rule: Callable[[cv.Question], np.n
 
 def candidates() -> dict[str, Callable[[cv.Question], np.ndarray]]:
     """crossval's grid (the shipped rule among them) and the families tried beside it."""
-    # (not the confidence rule: its weights were fitted on all five sets; lodo fits it per fold)
-    out = {name: rule for name, rule in cv.RULES.items() if name != cv.CONFIDENCE_RULE}
+    # (not the learned rules: their weights were fitted on every set; lodo fits them per fold)
+    out = {name: rule for name, rule in cv.RULES.items() if name not in cv.FITTED_ON_ALL}
     for w in (0.5, 0.75, 1.0):
         for k in (10.0, 60.0):
             out[f"rrf {w}·keyword, k={k:g}"] = _rrf(w, k)
@@ -163,7 +163,7 @@ def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | No
         chosen = min(per, key=lambda r: key(r, train))
         held_out[held] = {"chosen": chosen, "train_worst_loss": key(chosen, train)[0], **per[chosen][held]}
     on_all = min(per, key=lambda r: key(r, names))
-    # the learned rules: their weights fitted on the four others, read on the held-out set
+    # the learned rules: their weights fitted on the others, read on the held-out set
     learned: dict[str, Any] = {}
     every = [q for n in names for q in sets[n]]
     for family, (features, make) in LEARNED.items():
@@ -204,7 +204,7 @@ def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | No
 def render(result: dict[str, Any]) -> list[str]:
     per, names, shipped = result["rules"], result["datasets"], result["shipped"]
     lines = [
-        "| held out | rule chosen on the other four | its worst loss there "
+        "| held out | rule chosen on the others | its worst loss there "
         "| held out: R@5 / R@10 / worst loss to an arm | shipped rule, on it |",
         "|---|---|---|---|---|",
     ]
@@ -231,8 +231,7 @@ def render(result: dict[str, Any]) -> list[str]:
     for family, learned in result["learned"].items():
         lines += [
             "",
-            f"The {family} rule (`crossval.{family.replace(' ', '_')}_rule`), "
-            "its weights fitted on the four other sets:",
+            f"The {family} rule (`crossval.{family.replace(' ', '_')}_rule`), its weights fitted on the other sets:",
             "",
             "| held out | weights a / m / b / c fitted without it | R@5 / R@10 / worst loss to an arm "
             "| floor's R@10 cost / never-stored silenced | shipped rule |",
@@ -284,13 +283,13 @@ def newest_section() -> list[str]:
     return [
         "### Retrieval: leave one data set out (issue 26)",
         "",
-        f"`bench/retrieval/lodo.py` on the candidates `features.py` dumped from the five data sets "
-        f"(`{files[-1].name}`): each set held out in turn, a rule chosen or fitted on the four others "
+        f"`bench/retrieval/lodo.py` on the candidates `features.py` dumped from the {len(result['datasets'])} "
+        f"data sets (`{files[-1].name}`): each set held out in turn, a rule chosen or fitted on the others "
         "and read on it (R@5 / R@10 over the answerable questions; worst loss: the largest margin by "
         "which the vector or the keyword arm alone beats it in any question type at R@5 or R@10). "
         "First the fixed-weight grid (crossval.py's, with reciprocal-rank and normalised sums), "
-        "picked by the screen's criterion; then the confidence rule (a candidate, not shipped), its "
-        "weights fitted on the four others, with the default floor (0.01) on a calibration fitted without "
+        "picked by the screen's criterion; then the learned rules (candidates, not shipped), their "
+        "weights fitted on the others, with the default floor (0.01) on a calibration fitted without "
         "the held-out set.",
         "",
         *render(result),

@@ -2,7 +2,8 @@
 seed gives, two friends talk in long turns over 18 to 28 dated sessions, its questions point at
 turns of their own conversation, knowledge updates at the later turn, its vocabulary stays apart
 from the five other sets (both ways), and the loaders and the report read it. Structural checks
-only: nothing here searches it (it stays unread until a new search rule is judged on it)."""
+only: nothing here searches it (it was read once, by bench/retrieval/holdout.py, to judge a
+candidate rule)."""
 
 import hashlib
 import re
