@@ -249,11 +249,11 @@ TIMES = ["8:40", "9:15", "10:30", "11:45", "1:20", "2:10", "3:40", "4:15", "4:50
 PREFERENCES = [
     ("I hate mushrooms, please never put them on the meal plan, the texture makes me gag",
      "Take the mushrooms off that recipe for me, I'd rather eat the cardboard box they came in",
-     ("Does {n} like mushrooms?", "Which fungi does {n} refuse to eat?"),
+     ("Does {n} like mushrooms?", "Which fungi does {n} find disgusting?"),
      "Would {n} enjoy a creamy porcini risotto?"),
     ("I like the house quiet first thing, no radio and no telly before eight in the morning",
      "Please don't start any music before eight, I need the first hour of the day in total silence",
-     ("Does {n} want the radio on first thing?", "How does {n} like the start of the day to sound?"),
+     ("Does {n} want the radio on first thing?", "What atmosphere does {n} want at home upon waking?"),
      "Would {n} welcome a loud wake-up playlist at seven?"),
     ("I always take a shower, never a bath, I just can't sit still in a tub of water",
      "Sitting in a tub of water for half an hour sounds like torture, I'm in and out of the shower in five minutes",
@@ -496,14 +496,14 @@ AGGREGATE = {
 }  # fmt: skip
 TEMPORAL = {
     "club:2": ("When did {n}'s {club} move?", "On what date did the {clubp} change its weekday?"),
-    "teacher:2": ("When did {n} get a new teacher?", "Since what date has someone else run {n}'s form group?"),
+    "teacher:2": ("When did {n} get a new teacher?", "From what date has a different adult run {n}'s form group?"),
     "job:2": ("When did {n} start at {e2}?", "On what date did {n} change employers?"),
     "car:2": ("When did {n} pick up the new car?", "On what date did {n} collect the latest vehicle?"),
     "plumber:2": ("When did we get a new plumber?", "Since what date has the family called a different tradesman?"),
     "cleaner:2": ("When did {cleaner} start coming on {cday2}s?", "Since what date has the household help visited "
                   "on a different weekday?"),
     "appointment": ("When is {n}'s {appt} appointment?", "On what date and hour is {n} due for the {apptp}?"),
-    "pet": ("When is {pet} due at the vet?", "On what date are {pet}'s booster vaccinations?"),
+    "pet": ("When is {pet} due at the vet?", "On what date are {pet}'s vaccinations?"),
     "holiday": ("When is the holiday to {dest}?", "On what dates will the family be away in {dest}?"),
 }  # fmt: skip
 NEVER_SAID = [("What is {n}'s shoe size?", "How big are {n}'s feet in sizes?"),
