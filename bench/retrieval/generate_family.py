@@ -517,8 +517,12 @@ NEVER_SAID = [("What is {n}'s shoe size?", "How big are {n}'s feet in sizes?"),
               ("Where did {n} grow up?", "In which town did {n} spend childhood?")]  # fmt: skip
 EXTRAS = ("club", "appointment", "car")
 #: the member facts that can change: (first templates, echoed slot, later templates, echoed slot)
-CHANGING = {"teacher": (TEACHER, "teacher", TEACHER_NEW, "teacher2"), "club": (CLUB, "club", CLUB_MOVED, "day2"),
-            "job": (JOB, "e", JOB_CHANGE, "e2"), "car": (CAR, "car", CAR_NEW, "car2")}  # fmt: skip
+CHANGING: dict[str, tuple[list[Any], str, list[Any], str]] = {
+    "teacher": (TEACHER, "teacher", TEACHER_NEW, "teacher2"),
+    "club": (CLUB, "club", CLUB_MOVED, "day2"),
+    "job": (JOB, "e", JOB_CHANGE, "e2"),
+    "car": (CAR, "car", CAR_NEW, "car2"),
+}
 
 
 def when(rng: random.Random, day: date, past: bool = False) -> str:
@@ -715,9 +719,14 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             text = pick[form] if isinstance(pick, tuple) else pick
             say(days_, who, text.format(**p, w="{w}"), key, echo)
 
-        member_facts = {"school": (SCHOOL, "school"), "allergy": (ALLERGY, "allergen"),
-                        "friend": (FRIEND, "friend"), "appointment": (APPOINTMENT, "doc"),
-                        "commute": (COMMUTE, "town"), "hobby": (HOBBY, "h")}  # fmt: skip
+        member_facts: dict[str, tuple[list[Any], str]] = {
+            "school": (SCHOOL, "school"),
+            "allergy": (ALLERGY, "allergen"),
+            "friend": (FRIEND, "friend"),
+            "appointment": (APPOINTMENT, "doc"),
+            "commute": (COMMUTE, "town"),
+            "hobby": (HOBBY, "h"),
+        }
         for i, p in enumerate(people):
             for x in p["has"]:
                 if x in member_facts:
