@@ -89,6 +89,8 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += holdout.render(results["retrieval_team"]) + [""]
     if "retrieval_life" in results:  # the sixth data set, two friends' long chats: rendered once it has been read
         lines += holdout.render(results["retrieval_life"]) + [""]
+    if "retrieval_family" in results:  # the seventh data set, a family's household assistant: once it has been read
+        lines += holdout.render(results["retrieval_family"]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

@@ -5,7 +5,8 @@ The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH
 (generate_assistant.py) was built afterwards with a different design, and read twice; notes.json
 (generate_notes.py, ``--dataset notes``), an agent's memory notes, after that; team.json
 (generate_team.py, ``--dataset team``), work teams' channels, after all four had been read; life.json
-(generate_life.py, ``--dataset life``), two friends' long chats, after all five. Each is read once:
+(generate_life.py, ``--dataset life``), two friends' long chats, after all five; family.json
+(generate_family.py, ``--dataset family``), a family's household assistant, after all six (unread). Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -19,6 +20,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
         --answerable --json bench/results/<stamp>-retrieval-team.json   (the fifth set, once, for a new choice)
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-life --dataset life --features /tmp/f-life.json
         --answerable --json bench/results/<stamp>-retrieval-life.json   (the sixth set, once, for a new rule)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-family --dataset family \
+        --features /tmp/f-family.json --answerable --json bench/results/<stamp>-retrieval-family.json   (the seventh)
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ SECTIONS = {
     "notes": "retrieval_notes",
     "team": "retrieval_team",
     "life": "retrieval_life",
+    "family": "retrieval_family",
 }
 #: Issue 26's bar for R@10 out of sample.
 R10_BAR = 0.72
@@ -150,6 +154,16 @@ def _intro(result: dict[str, Any]) -> list[str]:
         f"Search exactly as it ships (fusion rule, calibration, common-word share {result['common_share']}, "
         f"default floor {result['floor']}), read once. Cells: R@5 / R@10 / MRR."
     )
+    if result.get("dataset") == "family":
+        return [
+            "### Retrieval on the seventh data set: a family's household assistant (nothing fitted, read once)",
+            "",
+            "`bench/retrieval/family.json` (`generate_family.py`, built after the six others had been read): "
+            f"{result['conversations']} households, one namespace each, {result['turns']} speaker-prefixed turns of "
+            "three to five family members and the assistant's replies over dated sessions, members sharing "
+            f"attribute types (each child's teacher, club day, appointment), {result['questions']} questions "
+            f"({result['answerable']} with evidence). {ships}",
+        ]
     if result.get("dataset") == "life":
         return [
             "### Retrieval on the sixth data set: two friends' long chats (nothing fitted, read once)",
@@ -271,7 +285,7 @@ def render(result: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
                 + " |"
             )
-    if result.get("dataset") in ("notes", "team", "life"):
+    if result.get("dataset") in ("notes", "team", "life", "family"):
         lines += [
             "",
             _bars_line(

@@ -1,0 +1,279 @@
+"""The seventh retrieval data set (bench/retrieval/generate_family.py): the committed file is what
+the seed gives, a household's members and the assistant talk over 15 to 25 dated sessions, its
+questions point at the members' turns of their own household, knowledge updates at the later turn,
+the never-stored traps hold what they claim, its vocabulary stays apart from the six other sets
+(both ways), and the loaders and the report read it. Structural checks only: nothing here searches
+it (it is unread, kept to judge the next search rule once)."""
+
+import hashlib
+import re
+from collections import Counter
+
+from bench.retrieval import bench, harness, holdout
+from bench.retrieval import generate as gen_mnemo
+from bench.retrieval import generate_assistant as gen_assistant
+from bench.retrieval import generate_chat as gen_chat
+from bench.retrieval import generate_family as gen
+from bench.retrieval import generate_life as gen_life
+from bench.retrieval import generate_notes as gen_notes
+from bench.retrieval import generate_team as gen_team
+from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_team import _fake_result
+
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json")
+
+
+def _turns(data: dict) -> dict[str, dict]:
+    return {
+        t["id"]: t | {"session": s["session"]} for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+    }
+
+
+def _pattern(template: str) -> re.Pattern:
+    return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
+
+
+def test_the_same_seed_gives_the_committed_file():
+    text = gen.render(gen.generate())
+    assert (
+        hashlib.sha256(text.encode()).hexdigest()
+        == hashlib.sha256((RETRIEVAL / "family.json").read_bytes()).hexdigest()
+    )
+    assert gen.render(gen.generate(gen.SEED + 1)) != text
+
+
+def test_its_shape():
+    """9 households of 3 to 5 members and the assistant, 15 to 25 dated sessions each, every member
+    and the assistant speaking; short requests and medium statements mixed; the questions of
+    holdout.TYPES in the counts the generator names."""
+    data = gen.generate()
+    assert len(data["conversations"]) == gen.CONVERSATIONS
+    for c in data["conversations"]:
+        assert 4 <= len(c["speakers"]) <= 6 and c["speakers"][-1] == gen.ASSISTANT
+        assert 15 <= len(c["sessions"]) <= 25
+        dates = [s["date"] for s in c["sessions"]]
+        assert dates == sorted(set(dates))  # one session a day, in order
+        for s in c["sessions"]:
+            for i, t in enumerate(s["turns"], 1):
+                assert t["id"] == f"{c['id']}:D{s['session']}:{i}" and t["speaker"] in c["speakers"]
+        assert {t["speaker"] for s in c["sessions"] for t in s["turns"]} == set(c["speakers"])
+    turns = [t for c in data["conversations"] for s in c["sessions"] for t in s["turns"]]
+    words = [len(t["text"].split()) for t in turns]
+    assert sum(w <= 7 for w in words) / len(words) > 0.3  # "Add oat milk to the shopping list", "Done."
+    assert sum(w >= 15 for w in words) / len(words) > 0.08  # the facts and the chatter
+    assert 0.35 < sum(t["speaker"] == gen.ASSISTANT for t in turns) / len(turns) < 0.5
+    counts = Counter(q["type"] for q in data["questions"])
+    assert set(counts) == set(holdout.TYPES)
+    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
+        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
+    )
+    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
+        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
+    )
+    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
+    evidence = {e for q in data["questions"] for e in q["evidence"]}
+    assert len(evidence) < len(turns) / 10  # most turns are requests, replies and chatter
+
+
+def test_every_evidence_id_is_a_members_turn_of_its_conversation():
+    data = gen.generate()
+    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    turn = _turns(data)
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
+        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
+        assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q  # replies only echo
+        assert len(set(q["evidence"])) == len(q["evidence"]), q
+        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+
+
+def test_dates_and_times_are_in_the_turns():
+    """Appointments carry a time; events are dated absolutely ("on 14 March") mostly, relative to
+    the session ("next Tuesday", "tomorrow") at times."""
+    data = gen.generate()
+    text = {i: t["text"] for i, t in _turns(data).items()}
+    temporal = [text[q["evidence"][0]] for q in data["questions"] if q["type"] == "temporal"]
+    months = "|".join(gen.MONTHS)
+    absolute = [t for t in temporal if re.search(rf"\b(on|from) \d{{1,2}} ({months})?\b", t)]
+    assert 0 < len(absolute) < len(temporal)
+    appointments = [t for t in text.values() if " appointment with " in t or "appointment in the calendar" in t]
+    assert appointments and all(re.search(r"\bat \d{1,2}:\d\d\b", t) for t in appointments)
+
+
+def test_multi_hop_spans_turns():
+    """A history question's two turns are said in different sessions; the others hold two members'
+    turns, both members named in the question."""
+    data = gen.generate()
+    turn = _turns(data)
+    history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
+    kinds: Counter = Counter()
+    for q in data["questions"]:
+        if q["type"] != "multi-hop":
+            continue
+        is_history = any(p.match(q["question"]) for p in history)
+        kinds[is_history] += 1
+        a, b = (turn[e] for e in q["evidence"])
+        if is_history:
+            assert a["session"] < b["session"], q
+    assert kinds[True] == gen.UPDATES_PER_HOUSEHOLD * gen.CONVERSATIONS and kinds[False] > 0
+
+
+def test_knowledge_updates_point_at_the_later_turn():
+    """Each change is asked (the later turn only as evidence); its history question (multi-hop)
+    holds the earlier turn, said on an earlier date, then the later one; the later turn does not
+    name the old value."""
+    data = gen.generate()
+    turn = _turns(data)
+    updates = [q for q in data["questions"] if q["type"] == "knowledge-update"]
+    assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * gen.UPDATES_PER_HOUSEHOLD
+    day = {t["id"]: s["date"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    for q in updates:
+        (latest,) = q["evidence"]
+        history = [
+            p["evidence"]
+            for p in data["questions"]
+            if p["conversation"] == q["conversation"] and p["type"] == "multi-hop" and latest in p["evidence"]
+        ]
+        assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
+        assert day[latest] > day[history[0][0]]
+    # the later turns' templates never name the old value
+    old_slots = {"teacher": "teacher", "club": "day", "job": "e", "car": "car"}
+    later = [(gen.CHANGING[x][2], old) for x, old in old_slots.items()] + [(gen.CAR_NEW, "colour")]
+    later += [(gen.PLUMBER_NEW, "plumber"), (gen.CLEANER_MOVED, "cday")]
+    for templates, old in later:
+        for t in templates:
+            assert "{" + old + "}" not in (" ".join(t) if isinstance(t, tuple) else t), (t, old)
+    assert turn
+
+
+def test_half_of_each_type_is_in_the_turns_words():
+    """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
+    second (paraphrased) wording of its template; in each household, each type splits half and half."""
+    data = gen.generate()
+    tables = (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL, gen.OTHER)
+    pairs = [v for table in tables for v in table.values() if v[1] != "{allergyq}"]
+    pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[2] for p in gen.PREFERENCES]
+    pairs += [*gen.NEVER_SAID, *(s[1] for s in gen.SUGGESTIONS)]
+    # the allergy's paraphrase is the allergy's own question
+    pairs += [("What is {n} allergic to?", a[1]) for a in gen.ALLERGIES]
+    patterns = [(_pattern(a), _pattern(b)) for a, b in pairs]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
+def _members(c: dict) -> list[str]:
+    return [n for n in c["speakers"] if n != gen.ASSISTANT]
+
+
+def _names_in(text: str, members: list[str]) -> set[str]:
+    return {n for n in members if re.search(r"\b" + re.escape(n) + r"\b", text)}
+
+
+def test_other_members_attributes_are_the_other_members_only():
+    """An "other member's" question asks a member about another's club, appointment (its doctor) or
+    car: no member's turn with that word names the asked member, or is the asked member's own
+    without naming someone else; some member's turn holds it."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    marks = {c[0]: c[0] for c in gen.CLUBS} | {c[1]: c[0] for c in gen.CLUBS}  # a club or its paraphrase
+    marks |= {m: m for m in (*gen.DOCTORS, *gen.CARS)}
+    asked = [q for q in data["questions"] if q.get("never") == "other member's"]
+    assert len(asked) == gen.NEVER_KINDS["other member's"] * gen.CONVERSATIONS
+    for q in asked:
+        c = conv[q["conversation"]]
+        members = _members(c)
+        (who,) = [n for n in members if n in q["question"]]
+        (mark,) = {m for w, m in marks.items() if re.search(r"\b" + re.escape(w) + r"\b", q["question"])}
+        said = [
+            t
+            for s in c["sessions"]
+            for t in s["turns"]
+            if t["speaker"] != gen.ASSISTANT and re.search(r"\b" + re.escape(mark) + r"\b", t["text"])
+        ]
+        assert said, q
+        for t in said:
+            named = _names_in(t["text"], members)
+            assert who not in named, (q, t)
+            assert t["speaker"] != who or named - {who}, (q, t)
+
+
+def test_assistant_only_suggestions_are_never_taken_up():
+    """An "assistant only" question asks about a thing only the assistant suggested: its words are in
+    an assistant's turn of the household and in no member's turn; the suggestion's venue is named
+    nowhere else in the household."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "assistant only"]
+    assert len(asked) == gen.NEVER_KINDS["assistant only"] * gen.CONVERSATIONS
+    marks = {"tennis camp": 0, "Sunday roast": 1, "pottery painting": 2, "climbing": 3, "forest school": 4,
+             "theatre workshop": 5}  # fmt: skip
+    for q in asked:
+        (j,) = {i for i, s in enumerate(gen.SUGGESTIONS) for v in s[1] if _pattern(v).match(q["question"])}
+        (mark,) = [m for m, i in marks.items() if i == j]
+        turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
+        by = {t["speaker"] for t in turns if mark.lower() in t["text"].lower()}
+        assert by == {gen.ASSISTANT}, q
+        suggestion = next(t["text"] for t in turns if mark.lower() in t["text"].lower())
+        (venue,) = [v for v in gen.VENUES if v in suggestion]
+        assert sum(venue in t["text"] for t in turns) == 1
+
+
+def _bare(values: list[str]) -> list[str]:
+    """People's names without their titles ("Mrs Gorringe" as "Gorringe", "Grandpa Albion" as "Albion")."""
+    titles = ("Mrs ", "Mr ", "Ms ", "Miss ", "Dr ", "Grandpa ", "Nana ")
+    return [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in values]
+
+
+def test_its_names_and_places_are_not_in_the_other_data_sets():
+    """Both ways: this set's members, teachers, schools, friends, doctors, cleaners, plumbers, pets,
+    employers, towns, destinations, venues and cars are in none of the six other data sets (nor
+    their generators' lists), and theirs are not in this one."""
+    values = [*gen.ADULTS, *gen.KIDS, *_bare(gen.ELDERS), *_bare(gen.TEACHERS), *gen.SCHOOLS, *gen.FRIENDS]
+    values += [*_bare(gen.DOCTORS), *gen.CLEANERS, *gen.PLUMBERS, *gen.PET_NAMES, *(e[0] for e in gen.EMPLOYERS)]
+    values += [*gen.TOWNS, *(d[0] for d in gen.DESTINATIONS), *gen.VENUES, *gen.CARS]
+    assert not clashes(values, OTHERS)
+    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
+    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
+    for g in (gen_assistant, gen_notes):
+        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
+        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
+    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
+    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
+    theirs += [o[0] for o in gen_team.OFFICES]
+    theirs += [*gen_life.NAMES, *gen_life.FEMALE, *gen_life.MALE, *gen_life.PET_NAMES, *gen_life.TOWNS]
+    theirs += [*(e[0] for e in gen_life.EMPLOYERS), *(d[0] for d in gen_life.DESTINATIONS)]
+    theirs += [*(b[0] for b in gen_life.BOOKS), *(b[1] for b in gen_life.BOOKS)]
+    assert not clashes(theirs, ("family.json",))
+    words = {v.lower() for v in values}
+    assert not [v for v in theirs if v.lower() in words]
+    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+
+
+def test_the_loaders_read_it():
+    """harness stores a turn as "Speaker: text" (the assistant's as "Assistant: text"); holdout.py
+    reads it with --dataset family into a section of its own (retrieval_family), and features.py
+    takes it by name."""
+    assert harness.DATASETS["family"] == RETRIEVAL / "family.json"
+    data = harness.dataset("family")
+    turn = data["conversations"][0]["sessions"][0]["turns"][0]
+    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
+    assert holdout.SECTIONS["family"] == "retrieval_family"
+    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+
+
+def test_the_report_renders_it_only_once_read():
+    """No results file holds retrieval_family yet: the report renders nothing for it; once one does,
+    its section has a heading of its own and issue 26's bars."""
+    assert not any("seventh data set" in line for line in bench.render_sections({}))
+    lines = bench.render_sections({"retrieval_family": _fake_result() | {"dataset": "family"}})
+    assert lines[0].startswith("### Retrieval on the seventh data set: a family's household assistant")
+    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
