@@ -1,9 +1,9 @@
 """A seventh retrieval benchmark: a family's shared household assistant (family.json).
 
 Written by the Mnemo team for this repository (no outside data; the repository's licence) after
-the six other sets had been read; nothing is fitted on it and nobody has searched it. It is meant
-to be read once, as search ships (``holdout.py --dataset family``), to judge the next search rule;
-a choice made after looking at it makes it a tuning set.
+the six other sets had been read; nothing is fitted on it. It was read once, as search ships
+(``holdout.py --dataset family``, 2026-11-27), to judge a candidate search rule; a choice made
+after looking at it makes it a tuning set.
 
 How it differs from the six others: several people share one memory, and they share attribute
 types, so the words of a question ("teacher", "Tuesday", "appointment") match many turns and only

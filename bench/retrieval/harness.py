@@ -35,7 +35,7 @@ DATASETS = {
     "notes": HERE / "notes.json",
     "team": HERE / "team.json",  # the fifth, read once (issue 26), then fitted on
     "life": HERE / "life.json",  # the sixth, read once to judge a candidate rule (2026-11-27)
-    "family": HERE / "family.json",  # the seventh, unread: kept for the next search rule
+    "family": HERE / "family.json",  # the seventh, read once to judge a candidate rule (2026-11-27)
 }
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")

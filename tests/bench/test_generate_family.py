@@ -3,7 +3,7 @@ the seed gives, a household's members and the assistant talk over 15 to 25 dated
 questions point at the members' turns of their own household, knowledge updates at the later turn,
 the never-stored traps hold what they claim, its vocabulary stays apart from the six other sets
 (both ways), and the loaders and the report read it. Structural checks only: nothing here searches
-it (it is unread, kept to judge the next search rule once)."""
+it (it was read once, by bench/retrieval/holdout.py, to judge a candidate rule)."""
 
 import hashlib
 import re
