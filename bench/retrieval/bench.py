@@ -81,16 +81,11 @@ def render_sections(results: dict[str, Any]) -> list[str]:
         lines += harness.render(results["retrieval_chat"]) + [""]
     if "retrieval_crossval" in results:
         lines += [CROSSVAL_INTRO, ""] + crossval.render(results["retrieval_crossval"]) + [""]
-    if "retrieval_holdout" in results:  # the third data set, read once (issue 26)
-        lines += holdout.render(results["retrieval_holdout"]) + [""]
-    if "retrieval_notes" in results:  # the fourth data set, an agent's notes, read once (issue 26)
-        lines += holdout.render(results["retrieval_notes"]) + [""]
-    if "retrieval_team" in results:  # the fifth data set, work teams' channels: rendered once it has been read
-        lines += holdout.render(results["retrieval_team"]) + [""]
-    if "retrieval_life" in results:  # the sixth data set, two friends' long chats: rendered once it has been read
-        lines += holdout.render(results["retrieval_life"]) + [""]
-    if "retrieval_family" in results:  # the seventh data set, a family's household assistant: once it has been read
-        lines += holdout.render(results["retrieval_family"]) + [""]
+    # the data sets read once (issue 26: the third on), each in its own section once a results file
+    # holds it, in the order they were built
+    for section in holdout.SECTIONS.values():
+        if section in results:
+            lines += holdout.render(results[section]) + [""]
     if "retrieval" in results and STEPS.exists():
         lines += [STEPS.read_text().strip(), ""]
     if "search_plans" in results:

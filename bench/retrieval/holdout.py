@@ -6,7 +6,7 @@ The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH
 (generate_notes.py, ``--dataset notes``), an agent's memory notes, after that; team.json
 (generate_team.py, ``--dataset team``), work teams' channels, after all four had been read; life.json
 (generate_life.py, ``--dataset life``), two friends' long chats, after all five; family.json
-(generate_family.py, ``--dataset family``), a family's household assistant, after all six (unread). Each is read once:
+(generate_family.py, ``--dataset family``), a family's household assistant, after all six. Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -148,56 +148,57 @@ def verdicts(result: dict[str, Any], key: str = "table") -> dict[str, list[str]]
     }
 
 
+#: Each data set's section: its heading, and what it is ({conversations}, {turns}, {questions} and
+#: {answerable} are the result's counts).
+INTROS = {
+    "family": (
+        "### Retrieval on the seventh data set: a family's household assistant (nothing fitted, read once)",
+        "`bench/retrieval/family.json` (`generate_family.py`, built after the six others had been read): "
+        "{conversations} households, one namespace each, {turns} speaker-prefixed turns of "
+        "three to five family members and the assistant's replies over dated sessions, members sharing "
+        "attribute types (each child's teacher, club day, appointment), {questions} questions "
+        "({answerable} with evidence).",
+    ),
+    "life": (
+        "### Retrieval on the sixth data set: two friends' long chats (nothing fitted, read once)",
+        "`bench/retrieval/life.json` (`generate_life.py`, built after the five others had been read): "
+        "{conversations} conversations of two friends, one namespace each, {turns} long "
+        "speaker-prefixed turns over months of dated sessions, facts dated relative to the session, "
+        "{questions} questions ({answerable} with evidence).",
+    ),
+    "team": (
+        "### Retrieval on the fifth data set: work teams' channels (nothing fitted, read once)",
+        "`bench/retrieval/team.json` (`generate_team.py`, built after the four others had been read): "
+        "{conversations} team channels, one namespace each, {turns} speaker-prefixed turns "
+        "of stand-ups, planning meetings and chat about projects that share their vocabulary, "
+        "{questions} questions ({answerable} with evidence).",
+    ),
+    "notes": (
+        "### Retrieval on the fourth data set: an agent's memory notes (nothing fitted, read once)",
+        "`bench/retrieval/notes.json` (`generate_notes.py`, built after the third set had been read twice): "
+        "{conversations} users, one namespace each, {turns} short dated notes as an agent "
+        "stores them through `remember` (mostly task logs), {questions} questions "
+        "({answerable} with evidence).",
+    ),
+    "assistant": (
+        "### Retrieval on the true hold-out (third data set, nothing fitted)",
+        "`bench/retrieval/assistant.json` (`generate_assistant.py`, built after every search choice was made): "
+        "{conversations} users talking to an assistant, {turns} turns, {questions} "
+        "questions ({answerable} with evidence).",
+    ),
+}
+
+
 def _intro(result: dict[str, Any]) -> list[str]:
-    """The section's title and what the data set is."""
+    """The section's title and what the data set is (a result without a known data set is the
+    third set's: its first results files did not name it)."""
     ships = (
         f"Search exactly as it ships (fusion rule, calibration, common-word share {result['common_share']}, "
         f"default floor {result['floor']}), read once. Cells: R@5 / R@10 / MRR."
     )
-    if result.get("dataset") == "family":
-        return [
-            "### Retrieval on the seventh data set: a family's household assistant (nothing fitted, read once)",
-            "",
-            "`bench/retrieval/family.json` (`generate_family.py`, built after the six others had been read): "
-            f"{result['conversations']} households, one namespace each, {result['turns']} speaker-prefixed turns of "
-            "three to five family members and the assistant's replies over dated sessions, members sharing "
-            f"attribute types (each child's teacher, club day, appointment), {result['questions']} questions "
-            f"({result['answerable']} with evidence). {ships}",
-        ]
-    if result.get("dataset") == "life":
-        return [
-            "### Retrieval on the sixth data set: two friends' long chats (nothing fitted, read once)",
-            "",
-            "`bench/retrieval/life.json` (`generate_life.py`, built after the five others had been read): "
-            f"{result['conversations']} conversations of two friends, one namespace each, {result['turns']} long "
-            "speaker-prefixed turns over months of dated sessions, facts dated relative to the session, "
-            f"{result['questions']} questions ({result['answerable']} with evidence). {ships}",
-        ]
-    if result.get("dataset") == "team":
-        return [
-            "### Retrieval on the fifth data set: work teams' channels (nothing fitted, read once)",
-            "",
-            "`bench/retrieval/team.json` (`generate_team.py`, built after the four others had been read): "
-            f"{result['conversations']} team channels, one namespace each, {result['turns']} speaker-prefixed turns "
-            "of stand-ups, planning meetings and chat about projects that share their vocabulary, "
-            f"{result['questions']} questions ({result['answerable']} with evidence). {ships}",
-        ]
-    if result.get("dataset") == "notes":
-        return [
-            "### Retrieval on the fourth data set: an agent's memory notes (nothing fitted, read once)",
-            "",
-            "`bench/retrieval/notes.json` (`generate_notes.py`, built after the third set had been read twice): "
-            f"{result['conversations']} users, one namespace each, {result['turns']} short dated notes as an agent "
-            f"stores them through `remember` (mostly task logs), {result['questions']} questions "
-            f"({result['answerable']} with evidence). {ships}",
-        ]
-    return [
-        "### Retrieval on the true hold-out (third data set, nothing fitted)",
-        "",
-        f"`bench/retrieval/assistant.json` (`generate_assistant.py`, built after every search choice was made): "
-        f"{result['conversations']} users talking to an assistant, {result['turns']} turns, {result['questions']} "
-        f"questions ({result['answerable']} with evidence). {ships}",
-    ]
+    heading, about = INTROS.get(result.get("dataset", "assistant"), INTROS["assistant"])
+    counts = {k: result[k] for k in ("conversations", "turns", "questions", "answerable")}
+    return [heading, "", f"{about.format(**counts)} {ships}"]
 
 
 def bars(tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -332,7 +333,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
-    parser.add_argument("--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life>.json here")
+    parser.add_argument(
+        "--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life|family>.json here"
+    )
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
     parser.add_argument(
         "--answerable", action="store_true", help="and the frozen answerability check on them (needs --features)"

@@ -5,7 +5,6 @@ the never-stored traps hold what they claim, its vocabulary stays apart from the
 (both ways), and the loaders and the report read it. Structural checks only: nothing here searches
 it (it was read once, by bench/retrieval/holdout.py, to judge a candidate rule)."""
 
-import hashlib
 import re
 from collections import Counter
 
@@ -17,6 +16,7 @@ from bench.retrieval import generate_family as gen
 from bench.retrieval import generate_life as gen_life
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
+from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
@@ -34,12 +34,7 @@ def _pattern(template: str) -> re.Pattern:
 
 
 def test_the_same_seed_gives_the_committed_file():
-    text = gen.render(gen.generate())
-    assert (
-        hashlib.sha256(text.encode()).hexdigest()
-        == hashlib.sha256((RETRIEVAL / "family.json").read_bytes()).hexdigest()
-    )
-    assert gen.render(gen.generate(gen.SEED + 1)) != text
+    assert_the_seed_gives_the_committed_file(gen, "family.json")
 
 
 def test_its_shape():
@@ -125,18 +120,8 @@ def test_knowledge_updates_point_at_the_later_turn():
     name the old value."""
     data = gen.generate()
     turn = _turns(data)
-    updates = [q for q in data["questions"] if q["type"] == "knowledge-update"]
+    updates = assert_updates_point_at_the_later_turn(data)
     assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * gen.UPDATES_PER_HOUSEHOLD
-    day = {t["id"]: s["date"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
-    for q in updates:
-        (latest,) = q["evidence"]
-        history = [
-            p["evidence"]
-            for p in data["questions"]
-            if p["conversation"] == q["conversation"] and p["type"] == "multi-hop" and latest in p["evidence"]
-        ]
-        assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
-        assert day[latest] > day[history[0][0]]
     # the later turns' templates never name the old value
     old_slots = {"teacher": "teacher", "club": "day", "job": "e", "car": "car"}
     later = [(gen.CHANGING[x][2], old) for x, old in old_slots.items()] + [(gen.CAR_NEW, "colour")]

@@ -5,7 +5,6 @@ from the five other sets (both ways), and the loaders and the report read it. St
 only: nothing here searches it (it was read once, by bench/retrieval/holdout.py, to judge a
 candidate rule)."""
 
-import hashlib
 import re
 import statistics
 from collections import Counter
@@ -17,6 +16,7 @@ from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_life as gen
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
+from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
@@ -24,11 +24,7 @@ OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "te
 
 
 def test_the_same_seed_gives_the_committed_file():
-    text = gen.render(gen.generate())
-    assert (
-        hashlib.sha256(text.encode()).hexdigest() == hashlib.sha256((RETRIEVAL / "life.json").read_bytes()).hexdigest()
-    )
-    assert gen.render(gen.generate(gen.SEED + 1)) != text
+    assert_the_seed_gives_the_committed_file(gen, "life.json")
 
 
 def test_its_shape():
@@ -105,18 +101,8 @@ def test_knowledge_updates_point_at_the_later_turn():
     """Each update's question has the later turn only as evidence; the history question (multi-hop)
     holds the earlier turn, said on an earlier date, and the later one."""
     data = gen.generate()
-    day = {t["id"]: s["date"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
-    updates = [q for q in data["questions"] if q["type"] == "knowledge-update"]
+    updates = assert_updates_point_at_the_later_turn(data)
     assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * 2  # a job change and a move each
-    for q in updates:
-        (latest,) = q["evidence"]
-        history = [
-            p["evidence"]
-            for p in data["questions"]
-            if p["conversation"] == q["conversation"] and p["type"] == "multi-hop" and latest in p["evidence"]
-        ]
-        assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
-        assert day[latest] > day[history[0][0]]
 
 
 def test_half_of_each_type_is_in_the_turns_words():
