@@ -6,7 +6,9 @@ The fusion rule, the calibration, MNEMO_SEARCH_MIN_SCORE (0.01) and MNEMO_SEARCH
 (generate_notes.py, ``--dataset notes``), an agent's memory notes, after that; team.json
 (generate_team.py, ``--dataset team``), work teams' channels, after all four had been read; life.json
 (generate_life.py, ``--dataset life``), two friends' long chats, after all five; family.json
-(generate_family.py, ``--dataset family``), a family's household assistant, after all six. Each is read once:
+(generate_family.py, ``--dataset family``), a family's household assistant, after all six; dev.json
+(generate_dev.py, ``--dataset dev``), a developer's coding assistant, after all seven (unread, in
+reserve for a candidate registered before it is read). Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -22,6 +24,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
         --answerable --json bench/results/<stamp>-retrieval-life.json   (the sixth set, once, for a new rule)
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-family --dataset family \
         --features /tmp/f-family.json --answerable --json bench/results/<stamp>-retrieval-family.json   (the seventh)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-dev --dataset dev \
+        --features /tmp/f-dev.json --answerable --json bench/results/<stamp>-retrieval-dev.json   (the eighth)
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ SECTIONS = {
     "team": "retrieval_team",
     "life": "retrieval_life",
     "family": "retrieval_family",
+    "dev": "retrieval_dev",
 }
 #: Issue 26's bar for R@10 out of sample.
 R10_BAR = 0.72
@@ -151,6 +156,14 @@ def verdicts(result: dict[str, Any], key: str = "table") -> dict[str, list[str]]
 #: Each data set's section: its heading, and what it is ({conversations}, {turns}, {questions} and
 #: {answerable} are the result's counts).
 INTROS = {
+    "dev": (
+        "### Retrieval on the eighth data set: a developer's coding assistant (nothing fitted, read once)",
+        "`bench/retrieval/dev.json` (`generate_dev.py`, built after the seven others had been read): "
+        "{conversations} developers, one namespace each, {turns} speaker-prefixed turns of a developer and "
+        "a coding assistant's replies over dated sessions, three projects each sharing attribute types "
+        "(each project's port, CI, test command, database) told apart by identifiers and version numbers, "
+        "{questions} questions ({answerable} with evidence).",
+    ),
     "family": (
         "### Retrieval on the seventh data set: a family's household assistant (nothing fitted, read once)",
         "`bench/retrieval/family.json` (`generate_family.py`, built after the six others had been read): "
@@ -286,7 +299,7 @@ def render(result: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
                 + " |"
             )
-    if result.get("dataset") in ("notes", "team", "life", "family"):
+    if result.get("dataset") in ("notes", "team", "life", "family", "dev"):
         lines += [
             "",
             _bars_line(
@@ -334,7 +347,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
     parser.add_argument(
-        "--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life|family>.json here"
+        "--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life|family|dev>.json here"
     )
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
     parser.add_argument(

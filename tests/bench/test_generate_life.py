@@ -20,7 +20,7 @@ from tests.bench.datasets import assert_the_seed_gives_the_committed_file, asser
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "family.json")
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "family.json", "dev.json")
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -154,7 +154,8 @@ def test_other_friends_attributes_are_the_other_friends_only():
 def test_its_names_and_places_are_not_in_the_other_data_sets():
     """Both ways: this set's names, relatives, pets, employers, towns, destinations, titles and
     authors are in none of the five other data sets (nor their generators' lists), and theirs are
-    not in this one; the seventh (family.json) came later and is checked here too."""
+    not in this one; the seventh (family.json) and the eighth (dev.json) came later and are checked
+    here too."""
     values = [*gen.NAMES, *gen.FEMALE, *gen.MALE, *gen.PET_NAMES, *(e[0] for e in gen.EMPLOYERS), *gen.TOWNS]
     values += [*(d[0] for d in gen.DESTINATIONS), *(b[0] for b in gen.BOOKS), *(b[1] for b in gen.BOOKS)]
     assert not clashes(values, OTHERS)

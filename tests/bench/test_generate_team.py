@@ -129,11 +129,12 @@ def _names(values: list) -> list[str]:
 
 def test_its_names_and_places_are_not_in_the_other_data_sets():
     """Both ways: this set's names, codenames, vendors, customers and offices are in none of the
-    four other data sets (nor in their generators' lists), and theirs are not in this one (life.json
-    and family.json came later and are checked too)."""
+    four other data sets (nor in their generators' lists), and theirs are not in this one (life.json,
+    family.json and dev.json came later and are checked too)."""
     values = [*gen.NAMES, *gen.CODENAMES, *gen.VENDORS, *_names(gen.CUSTOMERS), *_names(gen.OFFICES)]
     assert not clashes(
-        values, ("conversations.json", "chat.json", "assistant.json", "notes.json", "life.json", "family.json")
+        values,
+        ("conversations.json", "chat.json", "assistant.json", "notes.json", "life.json", "family.json", "dev.json"),
     )
     theirs = [*_names(gen_mnemo.NAMES), *_names(gen_mnemo.CITIES), *gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES]
     theirs += [*gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]

@@ -1,0 +1,319 @@
+"""The eighth retrieval data set (bench/retrieval/generate_dev.py): the committed file is what the
+seed gives, a developer and a coding assistant talk over 24 to 34 dated sessions, its questions
+point at the developer's turns of their own conversation, knowledge updates at the later turn, the
+never-stored traps hold what they claim, no turn looks like a secret to Mnemo, its names stay apart
+from the seven other sets (both ways), and the loaders and the report read it. Structural checks
+only: nothing here searches it (it is kept unread, in reserve, for bench/retrieval/holdout.py to
+judge a candidate rule registered before it is read)."""
+
+import re
+from collections import Counter
+
+from bench.retrieval import bench, harness, holdout
+from bench.retrieval import generate as gen_mnemo
+from bench.retrieval import generate_assistant as gen_assistant
+from bench.retrieval import generate_chat as gen_chat
+from bench.retrieval import generate_dev as gen
+from bench.retrieval import generate_family as gen_family
+from bench.retrieval import generate_life as gen_life
+from bench.retrieval import generate_notes as gen_notes
+from bench.retrieval import generate_team as gen_team
+from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
+from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_team import _fake_result
+
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "family.json")
+PROJECTS = [name for name, _ in gen.PROJECT_NAMES]
+
+
+def _turns(data: dict) -> dict[str, dict]:
+    return {
+        t["id"]: t | {"session": s["session"]} for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+    }
+
+
+def _pattern(template: str) -> re.Pattern:
+    return re.compile("^" + re.sub(r"\\\{[a-z0-9_]+\\\}", ".+", re.escape(template)) + "$")
+
+
+def _word(term: str) -> re.Pattern:
+    return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE)
+
+
+def _projects_in(text: str) -> set[str]:
+    return {p for p in PROJECTS if re.search(r"\b" + p + r"\b", text)}
+
+
+def test_the_same_seed_gives_the_committed_file():
+    assert_the_seed_gives_the_committed_file(gen, "dev.json")
+
+
+def test_its_shape():
+    """10 developers, each with the assistant, 24 to 34 dated sessions, 3,000 to 5,000 turns in
+    all; short requests and replies mixed with the facts; the questions of holdout.TYPES in the
+    counts the generator names, 400 to 500 of them, 100 never stored."""
+    data = gen.generate()
+    assert len(data["conversations"]) == gen.CONVERSATIONS
+    assert len({c["speakers"][0] for c in data["conversations"]}) == gen.CONVERSATIONS
+    for c in data["conversations"]:
+        assert len(c["speakers"]) == 2 and c["speakers"][1] == gen.ASSISTANT
+        assert 24 <= len(c["sessions"]) <= 34
+        dates = [s["date"] for s in c["sessions"]]
+        assert dates == sorted(set(dates))  # one session a day, in order
+        for s in c["sessions"]:
+            for i, t in enumerate(s["turns"], 1):
+                assert t["id"] == f"{c['id']}:D{s['session']}:{i}" and t["speaker"] in c["speakers"]
+        assert {t["speaker"] for s in c["sessions"] for t in s["turns"]} == set(c["speakers"])
+    turns = [t for c in data["conversations"] for s in c["sessions"] for t in s["turns"]]
+    assert 3000 <= len(turns) <= 5000
+    words = [len(t["text"].split()) for t in turns]
+    assert sum(w <= 7 for w in words) / len(words) > 0.3  # "Lunch, back in an hour", "Got it."
+    assert sum(w >= 15 for w in words) / len(words) > 0.08  # the facts and the longer answers
+    assert 0.4 < sum(t["speaker"] == gen.ASSISTANT for t in turns) / len(turns) < 0.5
+    counts = Counter(q["type"] for q in data["questions"])
+    assert set(counts) == set(holdout.TYPES) and 400 <= sum(counts.values()) <= 500
+    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
+        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
+    )
+    assert counts["adversarial"] == 100
+    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
+        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
+    )
+    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
+    evidence = {e for q in data["questions"] for e in q["evidence"]}
+    assert len(evidence) < len(turns) / 10  # most turns are requests, answers and chatter
+
+
+def test_every_evidence_id_is_the_developers_turn_of_its_conversation():
+    data = gen.generate()
+    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    turn = _turns(data)
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
+        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
+        assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q  # replies only echo
+        assert len(set(q["evidence"])) == len(q["evidence"]), q
+        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+
+
+def test_every_project_fact_names_its_project():
+    """A question that names a project has evidence naming that project (one fact, one project):
+    the same attribute of another project is in another turn."""
+    data = gen.generate()
+    turn = _turns(data)
+    for q in data["questions"]:
+        named = _projects_in(q["question"])
+        for e in q["evidence"]:
+            said = _projects_in(turn[e]["text"])
+            assert len(said) <= 1, turn[e]
+            assert not named or said <= named, (q, turn[e])
+
+
+def test_dates_are_in_the_turns():
+    """Releases are dated ahead, absolutely ("on 14 May") mostly and relative to the session ("next
+    Thursday") at times; errors and changes are dated in the past ("yesterday", "on 3 May")."""
+    data = gen.generate()
+    text = {i: t["text"] for i, t in _turns(data).items()}
+    months = "|".join(gen.MONTHS)
+    temporal = [text[q["evidence"][0]] for q in data["questions"] if q["type"] == "temporal"]
+    releases = [t for t in temporal if re.search(r"\bv\d+\.\d+\.0\b", t)]
+    absolute = [t for t in releases if re.search(rf"\bon \d{{1,2}} ({months})\b", t)]
+    assert 0 < len(absolute) < len(releases)
+    past = [t for t in temporal if t not in releases]
+    assert past and any(re.search(rf"\bon \d{{1,2}} ({months})\b", t) for t in past)
+    assert any(re.search(r"\b(yesterday|this morning|last week)\b", t) for t in past)
+
+
+def test_multi_hop_spans_turns():
+    """A history question's two turns are said in different sessions; the others hold two projects'
+    turns, both projects named in the question."""
+    data = gen.generate()
+    turn = _turns(data)
+    history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
+    kinds: Counter = Counter()
+    for q in data["questions"]:
+        if q["type"] != "multi-hop":
+            continue
+        is_history = any(p.match(q["question"]) for p in history)
+        kinds[is_history] += 1
+        a, b = (turn[e] for e in q["evidence"])
+        if is_history:
+            assert a["session"] < b["session"], q
+        else:
+            assert _projects_in(a["text"]) | _projects_in(b["text"]) == _projects_in(q["question"]), q
+            assert len(_projects_in(q["question"])) == 2, q
+    assert kinds[True] == gen.UPDATES_PER_DEVELOPER * gen.CONVERSATIONS and kinds[False] > 0
+
+
+def test_knowledge_updates_point_at_the_later_turn():
+    """Each change is asked (the later turn only as evidence); its history question (multi-hop)
+    holds the earlier turn, said on an earlier date, then the later one; the later turn does not
+    name the old value."""
+    data = gen.generate()
+    updates = assert_updates_point_at_the_later_turn(data)
+    assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * gen.UPDATES_PER_DEVELOPER
+    old_slots = {"lver": ["lver"], "tool": ["tool", "lock"], "port": ["port"], "ci": ["ci", "cipath"],
+                 "deploy": ["dep"], "editor": ["editor"], "oncall": ["oday"], "lead": ["lead", "lead_f"]}  # fmt: skip
+    assert set(old_slots) == set(gen.CHANGING)
+    for x, olds in old_slots.items():
+        for template in gen.CHANGING[x][2]:
+            for old in olds:
+                assert "{" + old + "}" not in template, (template, old)
+
+
+def _pairs() -> list[tuple[str, str]]:
+    """Every question template's two wordings: (in the turns' words, paraphrased)."""
+    tables = (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL)
+    pairs = [v for table in tables for v in table.values()]
+    pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[2] for p in gen.PREFERENCES]
+    pairs += [v[:2] for v in gen.NEVER_SAID] + [s[2] for s in gen.SUGGESTIONS]
+    return pairs
+
+
+def test_half_of_each_type_is_in_the_turns_words():
+    """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
+    second (paraphrased) wording of its template; for each developer, each type splits half and half."""
+    data = gen.generate()
+    patterns = [(_pattern(a), _pattern(b)) for a, b in _pairs()]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
+def test_identifiers_are_asked_verbatim():
+    """Some questions carry an identifier exactly as its turn has it (a port, a path, an
+    environment variable, a database or repo name, an error, a version): keyword matching finds
+    them; an embedding has to carry them."""
+    data = gen.generate()
+    turn = _turns(data)
+    identifier = re.compile(r"[\w./@-]*(?:\d|_|/|\.[a-z])[\w./@-]*")
+    verbatim = []
+    for q in data["questions"]:
+        found = [x for x in identifier.findall(q["question"]) if len(x) > 2]
+        if q["evidence"] and any(x.rstrip("?.") in turn[q["evidence"][-1]]["text"] for x in found):
+            verbatim.append(q)
+    assert len(verbatim) >= 40
+    assert {q["type"] for q in verbatim} >= {"single-hop", "temporal"}
+
+
+def _template(question: str, table: list[tuple[str, ...]]) -> int:
+    (index,) = {i for i, row in enumerate(table) for v in row[:2] if _pattern(v).match(question)}
+    return index
+
+
+def test_never_said_terms_are_nowhere_in_the_conversation():
+    """A "never said" question's key terms (in either wording) are in no turn of its conversation,
+    the developer's or the assistant's."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "never said"]
+    assert len(asked) == gen.NEVER_KINDS["never said"] * gen.CONVERSATIONS
+    for q in asked:
+        terms = gen.NEVER_SAID[_template(q["question"], gen.NEVER_SAID)][2]
+        assert any(_word(term).search(q["question"]) for term in terms), q
+        for s in conv[q["conversation"]]["sessions"]:
+            for t in s["turns"]:
+                assert not any(_word(term).search(t["text"]) for term in terms), (q, t)
+
+
+def test_other_projects_extras_are_the_other_projects_only():
+    """An "other project's" question asks about a project's extra (a RabbitMQ queue, a cron job, a
+    LaunchDarkly flag, an S3 bucket, a webhooks path, a gRPC port) that another project of the
+    developer has: the word that marks it is in the owner's turn, and in no turn that names the
+    asked project."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "other project's"]
+    assert len(asked) == gen.NEVER_KINDS["other project's"] * gen.CONVERSATIONS
+    extras = [v[3] for v in gen.EXTRAS.values()]
+    marks = [v[2] for v in gen.EXTRAS.values()]
+    for q in asked:
+        mark = marks[_template(q["question"], extras)]
+        (who,) = _projects_in(q["question"])
+        turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
+        said = [t for t in turns if t["speaker"] != gen.ASSISTANT and _word(mark).search(t["text"])]
+        assert said, q
+        for t in turns:
+            assert not (_word(mark).search(t["text"]) and who in _projects_in(t["text"])), (q, t)
+
+
+def test_assistant_only_suggestions_are_never_taken_up():
+    """An "assistant only" question asks about a tool only the assistant suggested: its word is in
+    one assistant's turn of the conversation and in no other turn, and the developer declines."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "assistant only"]
+    assert len(asked) == gen.NEVER_KINDS["assistant only"] * gen.CONVERSATIONS
+    for q in asked:
+        mark, suggestion, _ = gen.SUGGESTIONS[_template(q["question"], [s[2] for s in gen.SUGGESTIONS])]
+        turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
+        (i,) = [i for i, t in enumerate(turns) if _word(mark).search(t["text"])]
+        assert turns[i]["speaker"] == gen.ASSISTANT and _pattern(suggestion).match(turns[i]["text"]), q
+        assert _projects_in(turns[i]["text"]) == _projects_in(q["question"]), q
+        assert turns[i + 1]["speaker"] != gen.ASSISTANT and turns[i + 1]["text"] in gen.DECLINES
+
+
+def test_no_turn_looks_like_a_secret():
+    """Mnemo refuses to store credentials: the keys are named (``QHL_STRIPE_SECRET_KEY``), never
+    given, and no turn trips the secret scanner, so every turn can be stored through remember."""
+    from core.secrets import secret_kind
+
+    data = gen.generate()
+    assert not [t for t in _turns(data).values() if secret_kind(t["text"])]
+
+
+def test_its_names_are_not_in_the_other_data_sets():
+    """Both ways: this set's developers, teammates, companies and projects are in none of the seven
+    other data sets (nor their generators' lists), and theirs are not in this one."""
+    values = [*gen.DEVELOPERS, *gen.FIRST, *gen.LAST, *(c[0] for c in gen.COMPANIES), *PROJECTS]
+    assert not clashes(values, OTHERS)
+    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
+    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
+    for g in (gen_assistant, gen_notes):
+        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
+        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
+    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
+    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
+    theirs += [o[0] for o in gen_team.OFFICES]
+    theirs += [*gen_life.NAMES, *gen_life.FEMALE, *gen_life.MALE, *gen_life.PET_NAMES, *gen_life.TOWNS]
+    theirs += [*(e[0] for e in gen_life.EMPLOYERS), *(d[0] for d in gen_life.DESTINATIONS)]
+    theirs += [*(b[0] for b in gen_life.BOOKS), *(b[1] for b in gen_life.BOOKS)]
+    f = gen_family
+    titles = ("Mrs ", "Mr ", "Ms ", "Miss ", "Dr ", "Grandpa ", "Nana ")
+    bare = [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in (*f.ELDERS, *f.TEACHERS)]
+    theirs += [*f.ADULTS, *f.KIDS, *bare, *f.SCHOOLS, *f.FRIENDS, *f.CLEANERS, *f.PLUMBERS, *f.PET_NAMES]
+    theirs += [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in f.DOCTORS]
+    theirs += [*(e[0] for e in f.EMPLOYERS), *f.TOWNS, *(d[0] for d in f.DESTINATIONS), *f.VENUES, *f.CARS]
+    assert not clashes(theirs, ("dev.json",))
+    words = {v.lower() for v in values}
+    assert not [v for v in theirs if v.lower() in words]
+    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+
+
+def test_the_loaders_read_it():
+    """harness stores a turn as "Speaker: text" (the assistant's as "Assistant: text"); holdout.py
+    reads it with --dataset dev into a section of its own (retrieval_dev), and features.py takes it
+    by name."""
+    assert harness.DATASETS["dev"] == RETRIEVAL / "dev.json"
+    data = harness.dataset("dev")
+    turn = data["conversations"][0]["sessions"][0]["turns"][0]
+    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
+    assert holdout.SECTIONS["dev"] == "retrieval_dev"
+    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+
+
+def test_the_report_renders_it_only_once_read():
+    """No results file holds retrieval_dev (it is unread): the report renders nothing for it; once
+    one does, its section has a heading of its own and issue 26's bars."""
+    assert not any("eighth data set" in line for line in bench.render_sections({}))
+    lines = bench.render_sections({"retrieval_dev": _fake_result() | {"dataset": "dev"}})
+    assert lines[0].startswith("### Retrieval on the eighth data set: a developer's coding assistant")
+    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
