@@ -289,8 +289,8 @@ def newest_section() -> list[str]:
         "which the vector or the keyword arm alone beats it in any question type at R@5 or R@10). "
         "First the fixed-weight grid (crossval.py's, with reciprocal-rank and normalised sums), "
         "picked by the screen's criterion; then the learned rules (candidates, not shipped), their "
-        "weights fitted on the others, with the default floor (0.01) on a calibration fitted without "
-        "the held-out set.",
+        f"weights fitted on the others, with the default floor ({cv.SHIPPED_FLOOR}) on a calibration fitted "
+        "without the held-out set.",
         "",
         *render(result),
     ]

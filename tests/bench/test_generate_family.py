@@ -261,5 +261,5 @@ def test_the_report_renders_it_only_once_read():
     its section has a heading of its own and issue 26's bars."""
     assert not any("seventh data set" in line for line in bench.render_sections({}))
     lines = bench.render_sections({"retrieval_family": _fake_result() | {"dataset": "family"}})
-    assert lines[0].startswith("### Retrieval on the seventh data set: a family's household assistant")
+    assert lines[0].startswith("### Retrieval on the seventh data set: a household assistant")
     assert any(line.startswith("Issue 26's bars on this set") for line in lines)
