@@ -29,12 +29,12 @@ generate_chat.py's. Seeded and deterministic (sha256 printed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import write
 
 OUT = Path(__file__).with_name("assistant.json")
 SEED = 3026
@@ -345,19 +345,8 @@ def generate(seed: int = SEED) -> dict[str, Any]:
     return {"about": about, "conversations": conversations, "questions": questions}
 
 
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
 def main() -> None:
-    data = generate()
-    text = render(data)
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

@@ -33,12 +33,12 @@ Seeded and deterministic: running it again writes the same file (its sha256 is p
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import write
 
 OUT = Path(__file__).with_name("chat.json")
 SEED = 2026
@@ -845,14 +845,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
 
 
 def main() -> None:
-    data = generate()
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

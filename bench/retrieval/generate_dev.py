@@ -51,12 +51,12 @@ checks both ways). Seeded and deterministic (sha256 printed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import halves, pick, write
 
 OUT = Path(__file__).with_name("dev.json")
 SEED = 8028
@@ -734,14 +734,6 @@ def when(rng: random.Random, day: date, past: bool = False) -> str:
                        f"this {rng.choice(WEEKDAYS[:5])}"])  # fmt: skip
 
 
-def halves(rng: random.Random, n: int) -> list[int]:
-    """``n`` wordings, half 0 (the turn's words) and half 1 (paraphrased), in random order (an odd
-    one out at random)."""
-    styles = [0, 1] * (n // 2) + [rng.randint(0, 1)] * (n % 2)
-    rng.shuffle(styles)
-    return styles
-
-
 def upper_first(text: str) -> str:
     return text[0].upper() + text[1:]
 
@@ -1001,19 +993,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             ask("preference", pref[2], [f"pref:{j}"], n=n)
             ask("open-domain", (pref[3].format(n=n),), [f"pref:{j}"])
 
-        chosen: list[tuple[str, str, list[str], str]] = []
-        for kind, n_ in PER_CONVERSATION.items():
-            cands = pool[kind]
-            if kind == "multi-hop":  # every change's history, then the rest
-                hist = [c for c in cands if c[2] == "history"]
-                keep = hist + rng.sample([c for c in cands if c[2] != "history"], n_ - len(hist))
-            elif kind == "knowledge-update":  # one question per change, then the rest
-                firsts = list({c[2]: c for c in reversed(rng.sample(cands, len(cands)))}.values())
-                keep = firsts + rng.sample([c for c in cands if c not in firsts], n_ - len(firsts))
-            else:
-                keep = rng.sample(cands, n_)
-            chosen += [(kind, variants[style % len(variants)], ev, "") for (variants, ev, _), style in
-                       zip(keep, halves(rng, n_), strict=True)]  # fmt: skip
+        chosen = pick(rng, pool, PER_CONVERSATION)
         never: list[tuple[tuple[str, ...], str]] = []
         for row in rng.sample(NEVER_SAID, NEVER_KINDS["never said"]):
             slots = {"p": rng.choice(projects)["p"], "n": n}
@@ -1038,19 +1018,8 @@ def generate(seed: int = SEED) -> dict[str, Any]:
     return {"about": about, "conversations": conversations, "questions": questions}
 
 
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
 def main() -> None:
-    data = generate()
-    text = render(data)
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

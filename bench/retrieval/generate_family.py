@@ -45,13 +45,13 @@ printed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import re
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import halves, pick, write
 
 OUT = Path(__file__).with_name("family.json")
 SEED = 7027
@@ -551,14 +551,6 @@ def holiday_dates(rng: random.Random, day: date) -> str:
     return f"from {d.day} {MONTHS[d.month - 1]} to {e.day} {MONTHS[e.month - 1]}"
 
 
-def halves(rng: random.Random, n: int) -> list[int]:
-    """``n`` wordings, half 0 (the turn's words) and half 1 (paraphrased), in random order (an odd
-    one out at random)."""
-    styles = [0, 1] * (n // 2) + [rng.randint(0, 1)] * (n % 2)
-    rng.shuffle(styles)
-    return styles
-
-
 def upper_first(text: str) -> str:
     return text[0].upper() + text[1:]
 
@@ -847,19 +839,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
             ask("preference", pref[2], [f"pref:{j}"], n=who)
             ask("open-domain", (pref[3].format(n=who),), [f"pref:{j}"])
 
-        chosen: list[tuple[str, str, list[str], str]] = []
-        for kind, n_ in PER_CONVERSATION.items():
-            cands = pool[kind]
-            if kind == "multi-hop":  # every change's history, then the rest
-                hist = [c for c in cands if c[2] == "history"]
-                keep = hist + rng.sample([c for c in cands if c[2] != "history"], n_ - len(hist))
-            elif kind == "knowledge-update":  # one question per change, then the rest
-                firsts = list({c[2]: c for c in reversed(rng.sample(cands, len(cands)))}.values())
-                keep = firsts + rng.sample([c for c in cands if c not in firsts], n_ - len(firsts))
-            else:
-                keep = rng.sample(cands, n_)
-            chosen += [(kind, variants[style % len(variants)], ev, "") for (variants, ev, _), style in
-                       zip(keep, halves(rng, n_), strict=True)]  # fmt: skip
+        chosen = pick(rng, pool, PER_CONVERSATION)
         never: list[tuple[tuple[str, ...], str]] = []
         for variants in rng.sample(NEVER_SAID, NEVER_KINDS["never said"]):
             who = rng.choice(names)
@@ -892,19 +872,8 @@ OTHER = {
 }  # fmt: skip
 
 
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
 def main() -> None:
-    data = generate()
-    text = render(data)
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

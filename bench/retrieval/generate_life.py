@@ -41,12 +41,12 @@ both ways). Seeded and deterministic (sha256 printed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import halves, write
 
 OUT = Path(__file__).with_name("life.json")
 SEED = 6027
@@ -482,14 +482,6 @@ def when(rng: random.Random, day: date, future: bool) -> str:
     return rng.choice(forms)
 
 
-def halves(rng: random.Random, n: int) -> list[int]:
-    """``n`` wordings, half 0 (the turn's words) and half 1 (paraphrased), in random order (an odd
-    one out at random)."""
-    styles = [0, 1] * (n // 2) + [rng.randint(0, 1)] * (n % 2)
-    rng.shuffle(styles)
-    return styles
-
-
 def lower_first(text: str) -> str:
     """``text`` to follow other words: its first letter in lower case unless it begins "I" or a name."""
     word = text.split()[0]
@@ -712,19 +704,8 @@ def generate(seed: int = SEED) -> dict[str, Any]:
     return {"about": about, "conversations": conversations, "questions": questions}
 
 
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
 def main() -> None:
-    data = generate()
-    text = render(data)
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

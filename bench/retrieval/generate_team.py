@@ -35,12 +35,12 @@ checks both ways). Seeded and deterministic (sha256 printed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+
+from bench.retrieval.generated import halves, write
 
 OUT = Path(__file__).with_name("team.json")
 SEED = 5026
@@ -288,14 +288,6 @@ def deadline(rng: random.Random, after: int = -1) -> tuple[int, str]:
     return i, f"{DAY[i % len(DAY)]} {DUE_MONTHS[i // len(DAY)]}"
 
 
-def halves(rng: random.Random, n: int) -> list[int]:
-    """``n`` wordings, half 0 (the turns' words) and half 1 (paraphrased), in random order (an odd
-    one out at random)."""
-    styles = [0, 1] * (n // 2) + [rng.randint(0, 1)] * (n % 2)
-    rng.shuffle(styles)
-    return styles
-
-
 def generate(seed: int = SEED) -> dict[str, Any]:
     rng = random.Random(seed)
     conversations: list[dict[str, Any]] = []
@@ -482,19 +474,8 @@ def generate(seed: int = SEED) -> dict[str, Any]:
     return {"about": about, "conversations": conversations, "questions": questions}
 
 
-def render(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-
-
 def main() -> None:
-    data = generate()
-    text = render(data)
-    OUT.write_text(text)
-    counts: dict[str, int] = {}
-    for q in data["questions"]:
-        counts[q["type"]] = counts.get(q["type"], 0) + 1
-    print(data["about"], counts)
-    print("sha256", hashlib.sha256(text.encode()).hexdigest())
+    write(generate(), OUT)
 
 
 if __name__ == "__main__":

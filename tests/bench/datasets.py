@@ -6,14 +6,15 @@ import hashlib
 from types import ModuleType
 from typing import Any
 
+from bench.retrieval.generated import render
 from tests.bench.test_generate_assistant import RETRIEVAL
 
 
 def assert_the_seed_gives_the_committed_file(gen: ModuleType, filename: str) -> None:
     """The generator's seed renders ``bench/retrieval/<filename>`` byte for byte; another seed does not."""
-    text = gen.render(gen.generate())
+    text = render(gen.generate())
     assert hashlib.sha256(text.encode()).hexdigest() == hashlib.sha256((RETRIEVAL / filename).read_bytes()).hexdigest()
-    assert gen.render(gen.generate(gen.SEED + 1)) != text
+    assert render(gen.generate(gen.SEED + 1)) != text
 
 
 def assert_updates_point_at_the_later_turn(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -32,3 +33,46 @@ def assert_updates_point_at_the_later_turn(data: dict[str, Any]) -> list[dict[st
         assert len(history) == 1 and len(history[0]) == 2 and history[0][1] == latest, q
         assert day[latest] > day[history[0][0]]
     return updates
+
+
+def turns_by_id(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every turn of ``data`` by its id, with its session's number."""
+    return {
+        t["id"]: t | {"session": s["session"]} for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
+    }
+
+
+def assert_questions_as_designed(gen: ModuleType, data: dict[str, Any]) -> None:
+    """The questions are the generator's PER_CONVERSATION of each type and NEVER_KINDS of each
+    never-stored kind in every conversation, of holdout's types, their ids unique, and evidence
+    a small share of the turns (most turns are requests, replies and chatter)."""
+    from collections import Counter
+
+    from bench.retrieval import holdout
+
+    counts = Counter(q["type"] for q in data["questions"])
+    assert set(counts) == set(holdout.TYPES)
+    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
+        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
+    )
+    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
+        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
+    )
+    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
+    evidence = {e for q in data["questions"] for e in q["evidence"]}
+    assert len(evidence) < len(turns_by_id(data)) / 10
+
+
+def assert_evidence_is_said_by_a_user(gen: ModuleType, data: dict[str, Any]) -> None:
+    """Every answerable question's evidence is turns of its own conversation said by someone other
+    than the assistant (its replies only echo), several only for multi-hop; never-stored questions
+    have none and name their kind."""
+    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
+    turn = turns_by_id(data)
+    for q in data["questions"]:
+        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
+        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
+        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
+        assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q
+        assert len(set(q["evidence"])) == len(q["evidence"]), q
+        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q

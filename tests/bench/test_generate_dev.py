@@ -18,18 +18,18 @@ from bench.retrieval import generate_family as gen_family
 from bench.retrieval import generate_life as gen_life
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
-from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
+from tests.bench.datasets import (
+    assert_evidence_is_said_by_a_user,
+    assert_questions_as_designed,
+    assert_the_seed_gives_the_committed_file,
+    assert_updates_point_at_the_later_turn,
+    turns_by_id,
+)
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
 OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "family.json")
 PROJECTS = [name for name, _ in gen.PROJECT_NAMES]
-
-
-def _turns(data: dict) -> dict[str, dict]:
-    return {
-        t["id"]: t | {"session": s["session"]} for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
-    }
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -70,38 +70,20 @@ def test_its_shape():
     assert sum(w <= 7 for w in words) / len(words) > 0.3  # "Lunch, back in an hour", "Got it."
     assert sum(w >= 15 for w in words) / len(words) > 0.08  # the facts and the longer answers
     assert 0.4 < sum(t["speaker"] == gen.ASSISTANT for t in turns) / len(turns) < 0.5
+    assert_questions_as_designed(gen, data)
     counts = Counter(q["type"] for q in data["questions"])
-    assert set(counts) == set(holdout.TYPES) and 400 <= sum(counts.values()) <= 500
-    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
-        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
-    )
-    assert counts["adversarial"] == 100
-    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
-        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
-    )
-    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
-    evidence = {e for q in data["questions"] for e in q["evidence"]}
-    assert len(evidence) < len(turns) / 10  # most turns are requests, answers and chatter
+    assert 400 <= sum(counts.values()) <= 500 and counts["adversarial"] == 100
 
 
 def test_every_evidence_id_is_the_developers_turn_of_its_conversation():
-    data = gen.generate()
-    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
-    turn = _turns(data)
-    for q in data["questions"]:
-        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
-        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
-        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
-        assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q  # replies only echo
-        assert len(set(q["evidence"])) == len(q["evidence"]), q
-        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+    assert_evidence_is_said_by_a_user(gen, gen.generate())
 
 
 def test_every_project_fact_names_its_project():
     """A question that names a project has evidence naming that project (one fact, one project):
     the same attribute of another project is in another turn."""
     data = gen.generate()
-    turn = _turns(data)
+    turn = turns_by_id(data)
     for q in data["questions"]:
         named = _projects_in(q["question"])
         for e in q["evidence"]:
@@ -114,7 +96,7 @@ def test_dates_are_in_the_turns():
     """Releases are dated ahead, absolutely ("on 14 May") mostly and relative to the session ("next
     Thursday") at times; errors and changes are dated in the past ("yesterday", "on 3 May")."""
     data = gen.generate()
-    text = {i: t["text"] for i, t in _turns(data).items()}
+    text = {i: t["text"] for i, t in turns_by_id(data).items()}
     months = "|".join(gen.MONTHS)
     temporal = [text[q["evidence"][0]] for q in data["questions"] if q["type"] == "temporal"]
     releases = [t for t in temporal if re.search(r"\bv\d+\.\d+\.0\b", t)]
@@ -129,7 +111,7 @@ def test_multi_hop_spans_turns():
     """A history question's two turns are said in different sessions; the others hold two projects'
     turns, both projects named in the question."""
     data = gen.generate()
-    turn = _turns(data)
+    turn = turns_by_id(data)
     history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
     kinds: Counter = Counter()
     for q in data["questions"]:
@@ -193,7 +175,7 @@ def test_identifiers_are_asked_verbatim():
     environment variable, a database or repo name, an error, a version): keyword matching finds
     them; an embedding has to carry them."""
     data = gen.generate()
-    turn = _turns(data)
+    turn = turns_by_id(data)
     identifier = re.compile(r"[\w./@-]*(?:\d|_|/|\.[a-z])[\w./@-]*")
     verbatim = []
     for q in data["questions"]:
@@ -267,7 +249,7 @@ def test_no_turn_looks_like_a_secret():
     from core.secrets import secret_kind
 
     data = gen.generate()
-    assert not [t for t in _turns(data).values() if secret_kind(t["text"])]
+    assert not [t for t in turns_by_id(data).values() if secret_kind(t["text"])]
 
 
 def test_its_names_are_not_in_the_other_data_sets():

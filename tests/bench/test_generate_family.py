@@ -16,17 +16,17 @@ from bench.retrieval import generate_family as gen
 from bench.retrieval import generate_life as gen_life
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
-from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
+from tests.bench.datasets import (
+    assert_evidence_is_said_by_a_user,
+    assert_questions_as_designed,
+    assert_the_seed_gives_the_committed_file,
+    assert_updates_point_at_the_later_turn,
+    turns_by_id,
+)
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
 OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "dev.json")
-
-
-def _turns(data: dict) -> dict[str, dict]:
-    return {
-        t["id"]: t | {"session": s["session"]} for c in data["conversations"] for s in c["sessions"] for t in s["turns"]
-    }
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -57,37 +57,18 @@ def test_its_shape():
     assert sum(w <= 7 for w in words) / len(words) > 0.3  # "Add oat milk to the shopping list", "Done."
     assert sum(w >= 15 for w in words) / len(words) > 0.08  # the facts and the chatter
     assert 0.35 < sum(t["speaker"] == gen.ASSISTANT for t in turns) / len(turns) < 0.5
-    counts = Counter(q["type"] for q in data["questions"])
-    assert set(counts) == set(holdout.TYPES)
-    assert counts == Counter({t: n * gen.CONVERSATIONS for t, n in gen.PER_CONVERSATION.items()}) + Counter(
-        {"adversarial": sum(gen.NEVER_KINDS.values()) * gen.CONVERSATIONS}
-    )
-    assert Counter(q["never"] for q in data["questions"] if "never" in q) == Counter(
-        {k: n * gen.CONVERSATIONS for k, n in gen.NEVER_KINDS.items()}
-    )
-    assert len({q["id"] for q in data["questions"]}) == len(data["questions"])
-    evidence = {e for q in data["questions"] for e in q["evidence"]}
-    assert len(evidence) < len(turns) / 10  # most turns are requests, replies and chatter
+    assert_questions_as_designed(gen, data)
 
 
 def test_every_evidence_id_is_a_members_turn_of_its_conversation():
-    data = gen.generate()
-    owner = {t["id"]: c["id"] for c in data["conversations"] for s in c["sessions"] for t in s["turns"]}
-    turn = _turns(data)
-    for q in data["questions"]:
-        assert bool(q["evidence"]) == (q["type"] != "adversarial"), q
-        assert (q.get("never") in gen.NEVER_KINDS) == (q["type"] == "adversarial"), q
-        assert all(owner[e] == q["conversation"] for e in q["evidence"]), q
-        assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q  # replies only echo
-        assert len(set(q["evidence"])) == len(q["evidence"]), q
-        assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+    assert_evidence_is_said_by_a_user(gen, gen.generate())
 
 
 def test_dates_and_times_are_in_the_turns():
     """Appointments carry a time; events are dated absolutely ("on 14 March") mostly, relative to
     the session ("next Tuesday", "tomorrow") at times."""
     data = gen.generate()
-    text = {i: t["text"] for i, t in _turns(data).items()}
+    text = {i: t["text"] for i, t in turns_by_id(data).items()}
     temporal = [text[q["evidence"][0]] for q in data["questions"] if q["type"] == "temporal"]
     months = "|".join(gen.MONTHS)
     absolute = [t for t in temporal if re.search(rf"\b(on|from) \d{{1,2}} ({months})?\b", t)]
@@ -100,7 +81,7 @@ def test_multi_hop_spans_turns():
     """A history question's two turns are said in different sessions; the others hold two members'
     turns, both members named in the question."""
     data = gen.generate()
-    turn = _turns(data)
+    turn = turns_by_id(data)
     history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
     kinds: Counter = Counter()
     for q in data["questions"]:
@@ -119,7 +100,7 @@ def test_knowledge_updates_point_at_the_later_turn():
     holds the earlier turn, said on an earlier date, then the later one; the later turn does not
     name the old value."""
     data = gen.generate()
-    turn = _turns(data)
+    turn = turns_by_id(data)
     updates = assert_updates_point_at_the_later_turn(data)
     assert len({q["evidence"][0] for q in updates}) == gen.CONVERSATIONS * gen.UPDATES_PER_HOUSEHOLD
     # the later turns' templates never name the old value
