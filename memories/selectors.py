@@ -1055,6 +1055,20 @@ def search_features(
         return cursor.fetchall()
 
 
+def query_word_weights(*, namespace_ids: list[int], query: str) -> tuple[int, list[float]]:
+    """The namespace size the keyword arm's IDF is counted against and each of the query's words'
+    IDF weight, as the search statement finds them (``wq``). For the benchmark's work on rules
+    that adapt to how informative a query's words are (bench/retrieval)."""
+    params: dict[str, Any] = {}
+    ctes = _search_sql(
+        namespace_ids=namespace_ids, query=query, mode="keyword", filters=SearchFilters(), limit=10, params=params
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"{ctes} SELECT COALESCE(array_agg(w ORDER BY w DESC), '{{}}') FROM wq", params)
+        (weights,) = cursor.fetchone()
+    return int(params["n"]), [float(w) for w in weights]
+
+
 def vector_search(*, namespace_id: int, query: str, limit: int = 5) -> list[VectorHit]:
     """Nearest memories by meaning alone, with their cosine similarity (diagnostics, tests)."""
     params: dict[str, Any] = {"q": _vector_literal(embed_texts([query])[0]), "cand": limit, "k": limit}

@@ -80,6 +80,8 @@ def dump(name: str, *, conversations: int | None = None, common_share: float | N
                 "type": q["type"],
                 "question": q["question"],
                 "terms": len(selectors.query_terms(q["question"])),
+                # the namespace size and the query's words' IDF weights (rules that adapt per query)
+                "idf": selectors.query_word_weights(namespace_ids=[ns], query=q["question"]),
                 "evidence": [dia[(ns, d)] for d in q["evidence"] if (ns, d) in dia],
                 "rows": [[r[0], r[1], r[2], r[3], r[4]] for r in rows],
             }

@@ -235,3 +235,18 @@ def test_the_query_is_embedded_without_common_words_only_while_content_is_left(q
     )
     assert {"tariq", "said", "thing"} <= selectors.common_lexemes([ns.id])
     assert selectors.embedding_text(namespace_ids=[ns.id], query=query) == embedded
+
+
+def test_query_word_weights_are_the_statements_idf():
+    """The benchmark's per-query IDF weights: one per distinct stemmed word of the query, highest
+    first, a word in one memory of 40 weighing more than one in 39, and the namespace's size."""
+    ns = Namespace.objects.create(key="agent:idf", kind="agent")
+    Memory.objects.bulk_create(
+        [Memory(namespace=ns, text=f"we went walking on day {i}", status="ready") for i in range(39)]
+        + [Memory(namespace=ns, text="we went to Cartagena", status="ready")]
+    )
+    n, weights = selectors.query_word_weights(namespace_ids=[ns.id], query="Walking in Cartagena, walking")
+    assert n == 40
+    assert len(weights) == 2 and weights == sorted(weights, reverse=True)
+    assert weights[0] == pytest.approx(math.log(41 / 1.5)) and weights[1] == pytest.approx(math.log(41 / 39.5))
+    assert selectors.query_word_weights(namespace_ids=[ns.id], query="the of and") == (40, [])
