@@ -63,7 +63,7 @@ class Question:
         self.kr = np.array([r[4] if r[4] is not None else 0 for r in rows], dtype=float)
         self.rel = np.array([i in self.evidence for i in self.ids], dtype=float)
         #: (namespace size, the query's words' IDF weights, highest first), when features.py dumped them
-        self.idf: tuple[int, list[float]] | None = tuple(raw["idf"]) if raw.get("idf") else None  # type: ignore[assignment]
+        self.idf: tuple[int, list[float]] | None = (int(raw["idf"][0]), list(raw["idf"][1])) if raw.get("idf") else None
 
 
 def load(path: str) -> list[Question]:

@@ -400,8 +400,9 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # sample) cost the group chats 2.3 points out of sample (fitted on the six others), over the
 # 2-point bar; 0.005 costs at most 1.4 points on every set held out in turn. Either floor drops
 # only noise, never the questions about things never stored, which score like answers on
-# conversational data (bench/NOTES.md, docs/benchmarks.md). A request's min_score overrides it; 0.15 answers "No
-# matching memories found" to most such questions, for a sixth to a third of the answers.
+# conversational data (bench/NOTES.md, docs/benchmarks.md). A request's min_score overrides it;
+# 0.1 to 0.15 answers "No matching memories found" to 19% to 84% of such questions (per set, held
+# out), for 21 to 47 points of R@10 (docs/memory-api.md).
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.005)
 # Hybrid search answers nothing when its top hits hold none of the query's informative words and
 # score low (memories/answerable.py: a question about something never stored). Off: out of sample
