@@ -10,8 +10,8 @@ and which key terms each of its top 10 hits holds (``memories.answerable.hit_wor
 a JSON file, so that the fitting needs no database.
 
 ``crossval`` (numpy): the model's features at each top k, a logistic regression of "never
-stored" on them fitted on the training questions of each split (the other data set; the other
-half of the conversations, both ways: crossval.splits), its threshold the highest silence that
+stored" on them fitted on the training questions of each split (every other data set, each set
+held out in turn; the other half of the conversations, both ways), its threshold the highest silence that
 costs at most ``--cost`` of R@10 on the training questions (on top of the default floor), then
 reported on the held-out questions: share of never-stored questions silenced, R@10 lost on the
 answerable ones (against the same searches with the floor alone, and against no floor), false
@@ -19,8 +19,14 @@ empties, per question type.
 
     .venv/bin/python -m bench.retrieval.answerable prepare --data-dir /tmp/mnemo-ret --features /tmp/f-mnemo.json \
         --dataset mnemo --out /tmp/a-mnemo.json
-    .venv/bin/python -m bench.retrieval.answerable crossval /tmp/a-mnemo.json /tmp/a-chat.json --json out.json
-    .venv/bin/python -m bench.retrieval.answerable holdout /tmp/a-assistant.json --json out.json  # frozen MODEL
+    .venv/bin/python -m bench.retrieval.answerable crossval /tmp/a-{mnemo,chat,...}.json --json cv.json
+    .venv/bin/python -m bench.retrieval.answerable holdout /tmp/a-X.json --json out.json  # frozen MODEL, no fit
+    .venv/bin/python -m bench.retrieval.answerable agreement --data-dir /tmp/mnemo-ret --dataset mnemo \
+        /tmp/a-mnemo.json > ag-mnemo.json  # the product's check against the replica
+    .venv/bin/python -m bench.retrieval.answerable record --crossval cv.json --agreement ag-*.json
+
+``record`` refuses a results file whose frozen model (memories.answerable.MODEL) is not the fit on
+every question of the cross-validation.
 """
 
 from __future__ import annotations
@@ -202,11 +208,11 @@ def fit(train: list[Q], cost: float) -> dict[str, Any]:
 
 
 def splits(every: list[Q]) -> dict[str, tuple[list[Q], list[Q]]]:
-    """crossval.splits' splits: the other data set; the other half of the conversations."""
+    """Each data set held out in turn (fitted on all the others); the other half of the conversations."""
     out = {}
     for name in sorted({q.dataset for q in every}):
         others = [q for q in every if q.dataset != name]
-        out[f"fitted on the other data set → {name}"] = (others, [q for q in every if q.dataset == name])
+        out[f"fitted on the other sets → {name}"] = (others, [q for q in every if q.dataset == name])
     for k in (0, 1):
         out[f"fitted on {'odd' if k == 0 else 'even'} conversations → {'even' if k == 0 else 'odd'}"] = (
             [q for q in every if q.fold != k],
@@ -252,7 +258,11 @@ def holdout(test: list[Q]) -> dict[str, Any]:
 
     assert MODEL.top_k == TOP_K
     w = np.array([MODEL.w_missing, MODEL.w_named, MODEL.w_score, MODEL.bias])
-    return {"model": MODEL.__dict__, "holdout": effect(test, probability(test, w), MODEL.threshold)}
+    return {
+        "model": MODEL.__dict__,
+        "dataset": test[0].dataset if test else "",
+        "holdout": effect(test, probability(test, w), MODEL.threshold),
+    }
 
 
 def agreement(data_dir: str, prepared: str, dataset: str) -> dict[str, Any]:
@@ -310,7 +320,7 @@ def render(result: dict[str, Any]) -> list[str]:
     rows = [(n, d, e) for n, sp in result.get("splits", {}).items() for d, e in sp.items() if d != "fitted"]
     rows += [("in sample", d, e) for d, e in result.get("in sample", {}).items() if d != "fitted"]
     if "holdout" in result:
-        rows.append(("frozen model, read once", "assistant", result["holdout"]))
+        rows.append(("frozen model, read once", result.get("dataset", "hold-out"), result["holdout"]))
     lines = [
         "| split | reported on | never-stored silenced | R@10 lost vs floor (vs no floor) | false empties | "
         "R@10 lost per type (pts) | silenced per never-stored kind |",
@@ -325,20 +335,20 @@ def render(result: dict[str, Any]) -> list[str]:
             f"({100 * e['r10_lost_vs_no_floor']:.1f}) | {e['false_empty_rate']:.3f} | {types} | {kinds} |"
         )
     if "trade_off" in result:
-        cols = list(next(iter(result["trade_off"].values())))
+        costs = list(result["trade_off"])
+        cells = list(next(iter(result["trade_off"].values())))
         lines += [
             "",
             "Held out, silenced / R@10 lost (pts), by the R@10 cost the threshold was fitted to on the training "
             "questions:",
             "",
-            "| training cost | " + " | ".join(cols) + " |",
-            "|---|" + "---|" * len(cols),
+            "| held out | " + " | ".join(f"{float(c) * 100:.0f} pt" for c in costs) + " |",
+            "|---|" + "---|" * len(costs),
         ]
-        for cost, cells in result["trade_off"].items():
+        for cell in cells:
+            row = [result["trade_off"][c][cell] for c in costs]
             lines.append(
-                f"| {float(cost) * 100:.0f} pt | "
-                + " | ".join(f"{r['silenced']:.2f} / {100 * r['r10_lost']:.1f}" for r in cells.values())
-                + " |"
+                f"| {cell} | " + " | ".join(f"{r['silenced']:.2f} / {100 * r['r10_lost']:.1f}" for r in row) + " |"
             )
     return lines
 
@@ -350,30 +360,33 @@ def render_section(result: dict[str, Any]) -> list[str]:
     """The docs/benchmarks.md section for one results file (``record``)."""
     m = result["model"]
     agree = result["agreement"]
+    sets = sorted({d for sp in result["crossval"]["splits"].values() for d in sp if d not in ("fitted", "train")})
     lines = [
         "## Is anything relevant at all? The answerability check (issue 26)",
         "",
         f"`bench/retrieval/answerable.py` ({result['date']}, commit {result['commit']}): `memories/answerable.py`, "
-        "a second stage on hybrid search's top 5 hits (after fusion and the default floor) that answers nothing "
-        "when the query's key terms (its stems minus the namespace's common words; capitalised ones are *named*) "
-        "are missing from every top hit and the best score is low. Logistic model on the share of key terms "
-        "missing, a named one missing and logit(best score), its threshold the most silence costing at most "
-        f"{100 * result['crossval']['cost']:.0f} point of R@10 on the training questions (on top of the floor). "
-        "Fitted and reported out of sample on the two development sets (the other data set; the other half "
-        "of the conversations, both ways); the final model, fitted on both, was frozen "
-        f"(w_missing {m['w_missing']}, w_named {m['w_named']}, w_score {m['w_score']}, bias {m['bias']}, "
-        f"threshold {m['threshold']}) and the hold-out (assistant.json) read once with it. Off by default "
-        "(`MNEMO_ANSWERABLE_CHECK`): it misses the bar (most never-stored questions silenced at ≤ 2 points, "
-        "on every split). The product's check and this replica agree on "
+        "a second stage on hybrid search's top 5 hits (after fusion, the calibration and the default floor as they "
+        "ship) that answers nothing when the query's key terms (its stems minus the namespace's common words; "
+        "capitalised ones are *named*) are missing from every top hit and the best score is low. Logistic model "
+        "on the share of key terms missing, a named one missing and logit(best score), its threshold the most "
+        f"silence costing at most {100 * result['crossval']['cost']:.0f} point of R@10 on the training questions "
+        f"(on top of the floor). Fitted and reported out of sample on {len(sets)} data sets ({', '.join(sets)}): "
+        "each held out in turn, fitted on the others; and the other half of the conversations, both ways. The "
+        f"final model, fitted on all of them, is the one frozen in the product (w_missing {m['w_missing']}, "
+        f"w_named {m['w_named']}, w_score {m['w_score']}, bias {m['bias']}, threshold {m['threshold']}). Off by "
+        "default (`MNEMO_ANSWERABLE_CHECK`): it misses the bar (most never-stored questions silenced at ≤ 2 "
+        "points) on every held-out set. The product's check and this replica agree on "
         + ", ".join(f"{a['questions'] - len(a['differ'])} of {a['questions']} {a['dataset']} questions" for a in agree)
         + "; it costs "
         + ", ".join(f"{a['check_ms']['median']:.2f} ms (median; p90 {a['check_ms']['p90']:.2f})" for a in agree[:1])
         + " per search on top of the search.",
         "",
     ]
-    shown = {"crossval": result["crossval"], "holdout": result["holdout"]["holdout"]}
-    body = render({k: v for k, v in shown["crossval"].items()} | {"holdout": shown["holdout"]})
-    return lines + body
+    shown = dict(result["crossval"])
+    if result.get("holdout"):  # a set read once with the frozen model (none in the seven-set fit)
+        shown["holdout"] = result["holdout"]["holdout"]
+        shown["dataset"] = result["holdout"].get("dataset", "hold-out")
+    return lines + render(shown)
 
 
 def newest_section() -> list[str]:
@@ -383,20 +396,27 @@ def newest_section() -> list[str]:
     return newest_results_section(RESULTS, render_section)
 
 
-def record(crossval_path: str, holdout_path: str, agreement_paths: list[str]) -> dict[str, Any]:
+def record(crossval_path: str, agreement_paths: list[str]) -> dict[str, Any]:
+    """One results file: the cross-validation, the frozen model (which must be the one fitted on every
+    question of the cross-validation) and the product's agreement with the replica."""
     import os
     import subprocess
     from datetime import UTC, datetime
 
+    from memories.answerable import MODEL
+
+    cv = json.loads(Path(crossval_path).read_text())["result"]
+    fitted = cv["in sample"]["fitted"]
+    frozen = [MODEL.w_missing, MODEL.w_named, MODEL.w_score, MODEL.bias, MODEL.threshold]
+    if not np.allclose(frozen, [*fitted["w"], fitted["threshold"]], atol=1e-3):
+        raise SystemExit(f"memories.answerable.MODEL {frozen} is not the fit on every question {fitted}")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    h = json.loads(Path(holdout_path).read_text())["result"]
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "commit": commit,
         "load_average": os.getloadavg()[0],
-        "model": h["model"],
-        "crossval": json.loads(Path(crossval_path).read_text())["result"],
-        "holdout": h,
+        "model": MODEL.__dict__,
+        "crossval": cv,
         "agreement": [json.loads(Path(p).read_text()) for p in agreement_paths],
     }
 
@@ -415,7 +435,6 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--json")
     r = sub.add_parser("record")
     r.add_argument("--crossval", required=True)
-    r.add_argument("--holdout", required=True)
     r.add_argument("--agreement", nargs="+", required=True)
     g = sub.add_parser("agreement")
     g.add_argument("--data-dir", required=True)
@@ -430,7 +449,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.cmd == "record":
         RESULTS.mkdir(parents=True, exist_ok=True)
-        out = record(args.crossval, args.holdout, args.agreement)
+        out = record(args.crossval, args.agreement)
         path = RESULTS / f"{out['date'].replace(':', '').rstrip('Z')}.json"
         path.write_text(json.dumps(out, indent=1) + "\n")
         print("\n".join(render_section(out)))
