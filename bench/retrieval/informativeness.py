@@ -78,31 +78,20 @@ def main(directory: str) -> None:
             for a1 in (0.1, 0.2):
                 rules[f"a 0.05+{a1}, b 1.0+{b1} {info}"] = make(0.05, a1, 3, 0, 1.0, b1, info)
 
-    arm = {n: cv.arms(qs) for n, qs in sets.items()}
-    per: dict[str, dict[str, tuple[float, float, float]]] = {}
-    for name, rule in rules.items():
-        per[name] = {}
-        for n, qs in sets.items():
-            t = cv.table(qs, [cv.order(q, rule(q)) for q in qs])
-            per[name][n] = (cv.deficit(t, arm[n]), t["all"]["r5"], t["all"]["r10"])
+    per = lodo.rule_rows(rules, sets)
 
-    def key(r: str, among: list[str]) -> tuple[float, float]:
-        worst = max(per[r][n][0] for n in among)
-        return (
-            round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP,
-            -np.mean([per[r][n][1] + per[r][n][2] for n in among]),
-        )
+    def row(r: str, n: str) -> tuple[float, float, float]:
+        return per[r][n]["worst_loss"], per[r][n]["r5"], per[r][n]["r10"]
 
     print("in-sample per rule (mean R5, R10, worst):")
-    for r in sorted(per, key=lambda r: key(r, SETS))[:15]:
-        r5, r10 = np.mean([per[r][n][1] for n in SETS]), np.mean([per[r][n][2] for n in SETS])
-        print(f"  {r:40s} {r5:.3f} {r10:.3f} {max(per[r][n][0] for n in SETS):.3f}")
+    for r in sorted(per, key=lambda r: lodo.criterion(per, r, SETS))[:15]:
+        r5, r10 = np.mean([row(r, n)[1] for n in SETS]), np.mean([row(r, n)[2] for n in SETS])
+        print(f"  {r:40s} {r5:.3f} {r10:.3f} {max(row(r, n)[0] for n in SETS):.3f}")
     ho = []
     for held in SETS:
-        train = [n for n in SETS if n != held]
-        c = min(per, key=lambda r: key(r, train))
-        ho.append(per[c][held])
-        got, shipped = per[c][held], per[cv.SHIPPED_NOW][held]
+        c = lodo.choose(per, [n for n in SETS if n != held])
+        ho.append(row(c, held))
+        got, shipped = row(c, held), row(cv.SHIPPED_NOW, held)
         print(
             f"held {held:9s} chose {c:40s} {got[1]:.3f}/{got[2]:.3f} worst {got[0]:.3f}  "
             f"shipped {shipped[1]:.3f}/{shipped[2]:.3f}"
@@ -114,7 +103,7 @@ def main(directory: str) -> None:
         "worst",
         max(h[0] for h in ho),
     )
-    best = min(per, key=lambda r: key(r, SETS))
+    best = lodo.choose(per, SETS)
     print("pick on all:", best, lodo.fixture_check(fixture, rules[best]))
 
 

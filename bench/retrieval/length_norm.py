@@ -24,13 +24,15 @@ from pathlib import Path
 import numpy as np
 
 from bench.retrieval import crossval as cv
+from bench.retrieval import lodo
 
 SETS = ["mnemo", "chat", "assistant", "notes", "team", "life", "family"]
 _WORD = re.compile(r"\w+")
 
 
-def load(directory: str, name: str) -> list[tuple[cv.Question, np.ndarray]]:
-    """A set's questions, each with its candidates' lengths over the conversation's mean."""
+def load(directory: str, name: str, lengths: dict[int, np.ndarray]) -> list[cv.Question]:
+    """A set's questions; each one's candidates' lengths over the conversation's mean go into
+    ``lengths`` (keyed by the question object's id), where the rules read them."""
     path = Path(directory) / f"f-{name}.json"
     raw = json.loads(path.read_text())
     words = {int(k): len(_WORD.findall(v)) for k, v in raw["texts"].items()}
@@ -39,14 +41,16 @@ def load(directory: str, name: str) -> list[tuple[cv.Question, np.ndarray]]:
     for q in qs:
         ids[q.conversation].update(int(i) for i in q.ids)
     mean = {c: float(np.mean([words[i] for i in s])) for c, s in ids.items()}
-    return [(q, np.array([words[int(i)] for i in q.ids], float) / mean[q.conversation]) for q in qs]
+    for q in qs:
+        lengths[id(q)] = np.array([words[int(i)] for i in q.ids], float) / mean[q.conversation]
+    return qs
 
 
-def make(beta: float, p: float, b: float = 1.5) -> Callable[[cv.Question, np.ndarray], np.ndarray]:
+def make(lengths: dict[int, np.ndarray], beta: float, p: float, b: float = 1.5) -> Callable[[cv.Question], np.ndarray]:
     """The shipped rule (a 0.05, m 3, b) on length-normalised coverage."""
 
-    def z(q: cv.Question, rel_len: np.ndarray) -> np.ndarray:
-        cov = np.minimum(q.cov / (1 - beta + beta * rel_len) ** p, 1.0)
+    def z(q: cv.Question) -> np.ndarray:
+        cov = np.minimum(q.cov / (1 - beta + beta * lengths[id(q)]) ** p, 1.0)
         ru = float(np.partition(cov, -2)[-2]) if len(cov) > 1 else 0.0
         return q.cos + 0.05 * cov + 3 * np.maximum(cov - ru, 0) + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(cov, 0))
 
@@ -54,37 +58,27 @@ def make(beta: float, p: float, b: float = 1.5) -> Callable[[cv.Question, np.nda
 
 
 def main(directory: str) -> None:
-    sets = {n: load(directory, n) for n in SETS}
-    shipped = cv.RULES[cv.SHIPPED_NOW]
-    rules: dict[str, Callable[[cv.Question, np.ndarray], np.ndarray]] = {cv.SHIPPED_NOW: lambda q, _: shipped(q)}
+    lengths: dict[int, np.ndarray] = {}
+    sets = {n: load(directory, n, lengths) for n in SETS}
+    rules = {cv.SHIPPED_NOW: cv.RULES[cv.SHIPPED_NOW]}
     for beta in (0.25, 0.5, 0.75, 1.0):
         for p in (0.25, 0.5, 1.0):
             for b in (1.0, 1.5, 2.0):
-                rules[f"β {beta} p {p} b {b}"] = make(beta, p, b)
-    arm = {n: cv.arms([q for q, _ in qs]) for n, qs in sets.items()}
-    per: dict[str, dict[str, tuple[float, float, float]]] = {}
-    for name, rule in rules.items():
-        per[name] = {}
-        for n, qs in sets.items():
-            t = cv.table([q for q, _ in qs], [cv.order(q, rule(q, rl)) for q, rl in qs])
-            per[name][n] = (cv.deficit(t, arm[n]), t["all"]["r5"], t["all"]["r10"])
+                rules[f"β {beta} p {p} b {b}"] = make(lengths, beta, p, b)
+    per = lodo.rule_rows(rules, sets)
 
-    def key(r: str, among: list[str]) -> tuple[float, float]:
-        worst = max(per[r][n][0] for n in among)
-        return (
-            round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP,
-            -float(np.mean([per[r][n][1] + per[r][n][2] for n in among])),
-        )
+    def row(r: str, n: str) -> tuple[float, float, float]:
+        return per[r][n]["worst_loss"], per[r][n]["r5"], per[r][n]["r10"]
 
     print("in sample, best 10 by the criterion (mean R@5, R@10, largest loss to an arm; per set R@5/R@10):")
-    for r in sorted(per, key=lambda r: key(r, SETS))[:10]:
-        cells = " ".join(f"{n} {per[r][n][1]:.3f}/{per[r][n][2]:.3f}" for n in SETS)
-        r5, r10 = np.mean([per[r][n][1] for n in SETS]), np.mean([per[r][n][2] for n in SETS])
-        print(f"  {r:42s} {r5:.3f} {r10:.3f} {max(per[r][n][0] for n in SETS):.3f}  {cells}")
+    for r in sorted(per, key=lambda r: lodo.criterion(per, r, SETS))[:10]:
+        cells = " ".join(f"{n} {row(r, n)[1]:.3f}/{row(r, n)[2]:.3f}" for n in SETS)
+        r5, r10 = np.mean([row(r, n)[1] for n in SETS]), np.mean([row(r, n)[2] for n in SETS])
+        print(f"  {r:42s} {r5:.3f} {r10:.3f} {max(row(r, n)[0] for n in SETS):.3f}  {cells}")
     held_out = []
     for held in SETS:
-        chosen = min(per, key=lambda r: key(r, [n for n in SETS if n != held]))
-        got, ship = per[chosen][held], per[cv.SHIPPED_NOW][held]
+        chosen = lodo.choose(per, [n for n in SETS if n != held])
+        got, ship = row(chosen, held), row(cv.SHIPPED_NOW, held)
         held_out.append(got)
         print(
             f"held out {held:9s} chose {chosen:42s} {got[1]:.3f}/{got[2]:.3f} (loss {got[0]:.3f}); "
@@ -94,7 +88,7 @@ def main(directory: str) -> None:
         f"the procedure held out: mean R@5 {np.mean([h[1] for h in held_out]):.3f}, "
         f"R@10 {np.mean([h[2] for h in held_out]):.3f}, largest loss {max(h[0] for h in held_out):.3f}"
     )
-    print("pick on all seven:", min(per, key=lambda r: key(r, SETS)))
+    print("pick on all seven:", lodo.choose(per, SETS))
 
 
 if __name__ == "__main__":

@@ -140,29 +140,47 @@ def candidates() -> dict[str, Callable[[cv.Question], np.ndarray]]:
     return out
 
 
-def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | None = None) -> dict[str, Any]:
+Rows = dict[str, dict[str, dict[str, float]]]
+
+
+def rule_rows(rules: dict[str, Callable[[cv.Question], np.ndarray]], sets: dict[str, list[cv.Question]]) -> Rows:
+    """Per rule and data set: R@5, R@10 and the largest loss to an arm (``crossval.deficit``)."""
     arm_tables = {n: cv.arms(qs) for n, qs in sets.items()}
-    per: dict[str, dict[str, dict[str, float]]] = {}
-    for name, rule in candidates().items():
+    per: Rows = {}
+    for name, rule in rules.items():
         per[name] = {}
         for n, qs in sets.items():
             t = cv.table(qs, [cv.order(q, rule(q)) for q in qs])
             per[name][n] = {"worst_loss": cv.deficit(t, arm_tables[n]), "r5": t["all"]["r5"], "r10": t["all"]["r10"]}
-    names = list(sets)
+    return per
 
-    def key(rule: str, among: list[str]) -> tuple[float, float]:
-        worst = max(per[rule][n]["worst_loss"] for n in among)
-        return (
-            round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP,
-            -float(np.mean([per[rule][n]["r5"] + per[rule][n]["r10"] for n in among])),
-        )
+
+def criterion(per: Rows, rule: str, among: list[str]) -> tuple[float, float]:
+    """The screen's criterion (lower is better): the rule's largest loss to an arm over ``among``,
+    rounded to half a point, then its mean R@5 + R@10 there, negated."""
+    worst = max(per[rule][n]["worst_loss"] for n in among)
+    return (
+        round(worst / cv.DEFICIT_STEP) * cv.DEFICIT_STEP,
+        -float(np.mean([per[rule][n]["r5"] + per[rule][n]["r10"] for n in among])),
+    )
+
+
+def choose(per: Rows, among: list[str]) -> str:
+    """The rule the criterion picks on the data sets ``among``."""
+    return min(per, key=lambda r: criterion(per, r, among))
+
+
+def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | None = None) -> dict[str, Any]:
+    arm_tables = {n: cv.arms(qs) for n, qs in sets.items()}
+    per = rule_rows(candidates(), sets)
+    names = list(sets)
 
     held_out = {}
     for held in names:
         train = [n for n in names if n != held]
-        chosen = min(per, key=lambda r: key(r, train))
-        held_out[held] = {"chosen": chosen, "train_worst_loss": key(chosen, train)[0], **per[chosen][held]}
-    on_all = min(per, key=lambda r: key(r, names))
+        chosen = choose(per, train)
+        held_out[held] = {"chosen": chosen, "train_worst_loss": criterion(per, chosen, train)[0], **per[chosen][held]}
+    on_all = choose(per, names)
     # the learned rules: their weights fitted on the others, read on the held-out set
     learned: dict[str, Any] = {}
     every = [q for n in names for q in sets[n]]
