@@ -65,30 +65,7 @@ def main(directory: str) -> None:
         for p in (0.25, 0.5, 1.0):
             for b in (1.0, 1.5, 2.0):
                 rules[f"β {beta} p {p} b {b}"] = make(lengths, beta, p, b)
-    per = lodo.rule_rows(rules, sets)
-
-    def row(r: str, n: str) -> tuple[float, float, float]:
-        return per[r][n]["worst_loss"], per[r][n]["r5"], per[r][n]["r10"]
-
-    print("in sample, best 10 by the criterion (mean R@5, R@10, largest loss to an arm; per set R@5/R@10):")
-    for r in sorted(per, key=lambda r: lodo.criterion(per, r, SETS))[:10]:
-        cells = " ".join(f"{n} {row(r, n)[1]:.3f}/{row(r, n)[2]:.3f}" for n in SETS)
-        r5, r10 = np.mean([row(r, n)[1] for n in SETS]), np.mean([row(r, n)[2] for n in SETS])
-        print(f"  {r:42s} {r5:.3f} {r10:.3f} {max(row(r, n)[0] for n in SETS):.3f}  {cells}")
-    held_out = []
-    for held in SETS:
-        chosen = lodo.choose(per, [n for n in SETS if n != held])
-        got, ship = row(chosen, held), row(cv.SHIPPED_NOW, held)
-        held_out.append(got)
-        print(
-            f"held out {held:9s} chose {chosen:42s} {got[1]:.3f}/{got[2]:.3f} (loss {got[0]:.3f}); "
-            f"shipped {ship[1]:.3f}/{ship[2]:.3f} (loss {ship[0]:.3f})"
-        )
-    print(
-        f"the procedure held out: mean R@5 {np.mean([h[1] for h in held_out]):.3f}, "
-        f"R@10 {np.mean([h[2] for h in held_out]):.3f}, largest loss {max(h[0] for h in held_out):.3f}"
-    )
-    print("pick on all seven:", lodo.choose(per, SETS))
+    lodo.print_screen(lodo.rule_rows(rules, sets), SETS, width=42)
 
 
 if __name__ == "__main__":

@@ -170,6 +170,35 @@ def choose(per: Rows, among: list[str]) -> str:
     return min(per, key=lambda r: criterion(per, r, among))
 
 
+def print_screen(per: Rows, names: list[str], width: int) -> None:
+    """A screen's report (length_norm.py, cluster.py): the ten best rules in sample by the
+    criterion, then each set held out in turn with the rule the criterion picks on the others,
+    read on it beside the shipped rule, the procedure's held-out means, and the pick on all."""
+
+    def row(r: str, n: str) -> tuple[float, float, float]:
+        return per[r][n]["worst_loss"], per[r][n]["r5"], per[r][n]["r10"]
+
+    print("in sample, best 10 by the criterion (mean R@5, R@10, largest loss to an arm; per set R@5/R@10):")
+    for r in sorted(per, key=lambda r: criterion(per, r, names))[:10]:
+        cells = " ".join(f"{n} {row(r, n)[1]:.3f}/{row(r, n)[2]:.3f}" for n in names)
+        r5, r10 = np.mean([row(r, n)[1] for n in names]), np.mean([row(r, n)[2] for n in names])
+        print(f"  {r:{width}s} {r5:.3f} {r10:.3f} {max(row(r, n)[0] for n in names):.3f}  {cells}")
+    held_out = []
+    for held in names:
+        chosen = choose(per, [n for n in names if n != held])
+        got, ship = row(chosen, held), row(cv.SHIPPED_NOW, held)
+        held_out.append(got)
+        print(
+            f"held out {held:9s} chose {chosen:{width}s} {got[1]:.3f}/{got[2]:.3f} (loss {got[0]:.3f}); "
+            f"shipped {ship[1]:.3f}/{ship[2]:.3f} (loss {ship[0]:.3f})"
+        )
+    print(
+        f"the procedure held out: mean R@5 {np.mean([h[1] for h in held_out]):.3f}, "
+        f"R@10 {np.mean([h[2] for h in held_out]):.3f}, largest loss {max(h[0] for h in held_out):.3f}"
+    )
+    print("pick on all seven:", choose(per, names))
+
+
 def evaluate(sets: dict[str, list[cv.Question]], fixture: list[cv.Question] | None = None) -> dict[str, Any]:
     arm_tables = {n: cv.arms(qs) for n, qs in sets.items()}
     per = rule_rows(candidates(), sets)
