@@ -44,10 +44,38 @@ def quality_fixture() -> dict[str, Any]:
     }
 
 
-def dump(name: str, *, conversations: int | None = None, common_share: float | None = None) -> dict:
+def names_only_embedding_text(*, namespace_ids: list[int], query: str) -> str:
+    """A variant of ``selectors.embedding_text`` (2026-11-27, not shipped: bench/NOTES.md): a
+    common word is left out of the embedded query only when it is written as a name (capitalised,
+    not the query's first word), so a topic many memories share ("the status page") stays in."""
+    from memories import selectors
+
+    tokens = query.split()
+    if not 2 <= len(tokens) <= 32:
+        return query
+    common = selectors.common_lexemes(namespace_ids)
+    if not common:
+        return query
+    stemmed = selectors._lexemes(tokens)
+    kept = [
+        (t, lexemes)
+        for i, (t, lexemes) in enumerate(zip(tokens, stemmed, strict=True))
+        if not (common.intersection(lexemes) and i > 0 and t[:1].isupper())
+    ]
+    if len(kept) == len(tokens) or not any(lexemes for _, lexemes in kept):
+        return query
+    return " ".join(t for t, _ in kept)
+
+
+def dump(
+    name: str, *, conversations: int | None = None, common_share: float | None = None, names_only: bool = False
+) -> dict:
     from django.conf import settings
 
     from memories import selectors
+
+    if names_only:
+        selectors.embedding_text = names_only_embedding_text  # type: ignore[assignment]
 
     if common_share is not None:
         settings.MNEMO_SEARCH_COMMON_SHARE = common_share
@@ -92,6 +120,7 @@ def dump(name: str, *, conversations: int | None = None, common_share: float | N
     return {
         "dataset": name,
         "common_share": settings.MNEMO_SEARCH_COMMON_SHARE,
+        "names_only": names_only,
         "questions": out,
         "texts": {str(k): v for k, v in texts.items()},
     }
@@ -103,9 +132,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dataset", choices=[*sorted(harness.DATASETS), "quality"], default="mnemo")
     parser.add_argument("--out", required=True)
     parser.add_argument("--common-share", type=float, help="MNEMO_SEARCH_COMMON_SHARE for this dump")
+    parser.add_argument(
+        "--names-only",
+        action="store_true",
+        help="the vector arm's query leaves out only common words written as names (a variant, not shipped)",
+    )
     args = parser.parse_args(argv)
     harness.setup_django(Path(args.data_dir))
-    Path(args.out).write_text(json.dumps(dump(args.dataset, common_share=args.common_share)))
+    out = dump(args.dataset, common_share=args.common_share, names_only=args.names_only)
+    Path(args.out).write_text(json.dumps(out))
 
 
 if __name__ == "__main__":
