@@ -41,16 +41,21 @@ SETS = ["mnemo", "chat", "assistant", "notes", "team", "life", "family"]
 Rule = Callable[[cv.Question], np.ndarray]
 
 
+def setup_django() -> None:
+    """Django's settings, for the product's embedder (no database is touched)."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    django.setup()
+
+
 def candidate_vectors(directory: str, name: str) -> dict[int, np.ndarray]:
     """Every dumped candidate's vector, by memory id, from the product's embedder (no database)."""
     cache = Path(directory) / f"v-{name}.npz"
     if cache.exists():
         stored = np.load(cache)
         return dict(zip(stored["ids"].tolist(), stored["v"], strict=True))
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-    django.setup()
+    setup_django()
     from memories.embedding import embed_texts
 
     texts = json.loads((Path(directory) / f"f-{name}.json").read_text())["texts"]

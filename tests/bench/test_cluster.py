@@ -36,3 +36,22 @@ def test_recency_adds_the_rank_by_age():
     q = question("knowledge-update", [[30, 0.5, 0.0], [10, 0.5, 0.0], [20, 0.5, 0.0]], evidence=30)
     got = cluster.recency(0.1)(q) - cluster.SHIPPED(q)
     assert got == pytest.approx([0.1, 0.0, 0.05])
+
+
+def test_two_views_mix_the_whole_questions_cosine_into_the_shipped_rule(tmp_path):
+    import json
+
+    from bench.retrieval import two_views
+
+    q = question("single-hop", [[1, 0.6, 0.0], [2, 0.2, 0.0]], evidence=2)
+    # the dump and the cached vectors: memory 2 is the whole question's direction
+    (tmp_path / "f-s.json").write_text(
+        json.dumps({"dataset": "s", "questions": [{"id": "q1", "question": "x", "conversation": "c0"}], "texts": {}})
+    )
+    np.savez(tmp_path / "v-s.npz", ids=np.array([1, 2]), v=np.stack([unit(1, 0, 0), unit(0, 1, 0)]))
+    np.save(tmp_path / "q-s.npy", np.stack([unit(0, 1, 0)]))
+    full: dict[int, np.ndarray] = {}
+    two_views.whole_question_cosines(str(tmp_path), "s", [q], full)
+    assert full[id(q)] == pytest.approx([0.0, 1.0])
+    assert two_views.mixed(full, 0.0)(q) == pytest.approx(cluster.SHIPPED(q))
+    assert cv.order(q, two_views.mixed(full, 0.5)(q))[0] == 1  # the whole question's memory first now
