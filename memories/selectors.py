@@ -34,6 +34,7 @@ from memories import answerable
 from memories.embedding import embed_texts, get_embedder
 from memories.latency import timed_search
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryEvent, Namespace
+from memories.recency import asks_about_present
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
 #: The memory columns a search returns: all but the vector and the tsvector, which nobody reads.
@@ -383,15 +384,34 @@ _RANKING = {
 }
 
 
-def hybrid_ranking(cos: float, coverage: float, runner_up: float) -> float:
+# A query about the present (memories.recency): + MNEMO_SEARCH_PRESENT_RECENCY times the
+# candidate's rank in storage order (id) among the statement's candidates, 0 for the oldest and 1
+# for the newest (%(recency)s is 0 for any other query, and in the arms' own modes). Storage order,
+# not created_at: it is the order the memories were told in, which an import that dates them does
+# not change.
+_STORAGE_RANK = "(ROW_NUMBER() OVER (ORDER BY feat.id) - 1)::float8 / GREATEST(COUNT(*) OVER () - 1, 1)"
+
+
+def hybrid_ranking(cos: float, coverage: float, runner_up: float, storage_rank: float = 0.0) -> float:
     """The hybrid ranking value of a candidate, as the search statement computes it (_RANKING);
-    ``runner_up`` is the second-best coverage among the search's candidates (runner_up())."""
+    ``runner_up`` is the second-best coverage among the search's candidates (runner_up());
+    ``storage_rank`` the candidate's rank in storage order among them scaled to [0, 1], which
+    counts only for a query about the present (present_recency())."""
     return (
         cos
         + HYBRID_COVERAGE_WEIGHT * coverage
         + HYBRID_MARGIN_WEIGHT * max(coverage - runner_up, 0.0)
         + HYBRID_SUPPORTED_COVERAGE_WEIGHT * max(cos, 0.0) * math.sqrt(max(coverage, 0.0))
+        + storage_rank
     )
+
+
+def present_recency(query: str, mode: SearchMode) -> float:
+    """The weight of a candidate's storage rank in the ranking value: MNEMO_SEARCH_PRESENT_RECENCY
+    for a hybrid query about the present (memories.recency), 0 otherwise."""
+    if mode != "hybrid" or not asks_about_present(query):
+        return 0.0
+    return float(settings.MNEMO_SEARCH_PRESENT_RECENCY)
 
 
 def runner_up(coverages: list[float]) -> float:
@@ -827,7 +847,7 @@ def _fused(mode: SearchMode) -> str:
     the best z among the candidates is a window over the statement's few rows). Fusion and
     calibration only: how ``feat``'s numbers are found is _search_sql's."""
     return (
-        f"ranked AS (SELECT feat.*, {_RANKING[mode]} AS z FROM feat), "
+        f"ranked AS (SELECT feat.*, {_RANKING[mode]} + %(recency)s * {_STORAGE_RANK} AS z FROM feat), "
         f"scored AS (SELECT ranked.*, {CALIBRATION[mode].sql()} AS score FROM ranked)"
     )
 
@@ -988,7 +1008,7 @@ def search_memories(
     if not namespace_ids or limit <= 0:
         return []
     filters = filters or SearchFilters()
-    params: dict[str, Any] = {"k": limit, "min_score": min_score}
+    params: dict[str, Any] = {"k": limit, "min_score": min_score, "recency": present_recency(query, mode)}
     if mode in ("hybrid", "vector"):
         if query_vector is None:
             params["q"] = query_vector_literal(embedding_text(namespace_ids=namespace_ids, query=query))

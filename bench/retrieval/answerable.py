@@ -4,7 +4,7 @@ Two steps:
 
 ``prepare`` (Django, the benchmark database ``features.py`` filled): for every question of a
 features file, the shipped hybrid ranking and calibrated score of its candidates (crossval's numpy
-replica: ``SHIPPED_NOW``, ``SHIPPED_CALIBRATION``), its key terms as the product finds them
+replica: ``SHIPPED_PRESENT``, ``SHIPPED_CALIBRATION``), its key terms as the product finds them
 (``memories.selectors.query_terms`` minus the namespace's ``common_lexemes``, named ones marked),
 and which key terms each of its top 10 hits holds (``memories.answerable.hit_words``). Written to
 a JSON file, so that the fitting needs no database.
@@ -53,7 +53,7 @@ def prepare(data_dir: str, features_path: str, dataset: str) -> dict[str, Any]:
     raw = json.loads(Path(features_path).read_text())
     texts = {int(k): v for k, v in raw["texts"].items()}
     kinds = {q["id"]: q.get("never") for q in data["questions"]}  # the hold-out's never-stored kinds
-    rule = crossval.RULES[crossval.SHIPPED_NOW]
+    rule = crossval.RULES[crossval.SHIPPED_PRESENT]
     cal = crossval.SHIPPED_CALIBRATION
     out = []
     for rq, q in zip(raw["questions"], crossval.load(features_path), strict=True):

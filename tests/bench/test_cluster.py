@@ -55,3 +55,19 @@ def test_two_views_mix_the_whole_questions_cosine_into_the_shipped_rule(tmp_path
     assert full[id(q)] == pytest.approx([0.0, 1.0])
     assert two_views.mixed(full, 0.0)(q) == pytest.approx(cluster.SHIPPED(q))
     assert cv.order(q, two_views.mixed(full, 0.5)(q))[0] == 1  # the whole question's memory first now
+
+
+def test_the_shipped_replica_adds_the_storage_rank_only_for_a_question_about_the_present():
+    rows = [[30, 0.5, 0.0, 1, 0], [10, 0.5, 0.0, 2, 0], [20, 0.5, 0.0, 3, 0]]
+
+    def asked(text: str) -> cv.Question:
+        return cv.Question(
+            {"conversation": "c0", "type": "knowledge-update", "evidence": [30], "rows": rows, "question": text}, "x"
+        )
+
+    now, plain = asked("Where does Ana live now?"), asked("Where does Ana live?")
+    assert now.present and not plain.present
+    shipped = cv.RULES[cv.SHIPPED_PRESENT]
+    assert shipped(now) - cv.RULES[cv.SHIPPED_NOW](now) == pytest.approx([0.2, 0.0, 0.1])
+    assert shipped(plain) == pytest.approx(cv.RULES[cv.SHIPPED_NOW](plain))
+    assert cv.order(now, shipped(now))[0] == 0  # the newest first

@@ -27,6 +27,7 @@ from assistant.services.build_system_prompt_service import build_frozen_prefix, 
 from core.fields import TextField, check_json, check_text
 from memories import selectors, temporal
 from memories.embedding import MiniLMInt8Embedder, get_embedder
+from memories.recency import asks_about_present
 from memories.services import same_specifics
 from memories.tags import normalize_tag, normalize_tags
 from toolrules.capture import find_decrees
@@ -82,6 +83,8 @@ UNITS = {
     "long unknown words": "a" * 101 + " ",
     "whitespace then word": " " * 50 + "and never",
     "capitalised names": "Ab Cd, ",
+    "cue phrase starts": "at the ",
+    "cue words": "now ",
     "acronyms": "AB ",
 }
 
@@ -191,6 +194,7 @@ TEXT_PASSES: dict[str, Callable[[str], Any]] = {
         temporal.shape(text), temporal.shape(text.swapcase()), rest_overlap=0.0
     ),
     "decree detection": find_decrees,
+    "question about the present (search's recency cue)": asks_about_present,
     "rule targets (enforcement)": targets_of,
     "rule fingerprint": rule_fingerprint,
     "prompt memory block": lambda text: memory_block(memories=[text, text]),

@@ -1,0 +1,70 @@
+"""What the storage rank costs the hybrid search statement (issue 26's recency for questions about
+the present, memories.selectors._STORAGE_RANK): the statement as it ships against the same
+statement without the term, in one process, interleaved query by query with the order
+alternating, on a namespace of ``--memories`` memories (exact plan), query vectors given (no
+embedding). Medians of the rounds' median wall times.
+
+    .venv/bin/python bench/present_cost.py [--memories 500] [--queries 300] [--rounds 5] [--out FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memories", type=int, default=500)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    from bench.standalone import seeded_namespace, setup_django
+
+    setup_django("mnemo-present-cost-", DJANGO_DEBUG="false")
+    from bench.run import corpus
+    from memories import selectors
+    from memories.embedding import get_embedder
+
+    _, _, namespace = seeded_namespace(args.memories)
+    # half the questions ask about the present (the term then moves the order), half do not
+    texts = corpus(args.queries, seed=11)
+    queries = [" ".join(t.split()[:8]) + (" now?" if i % 2 else "?") for i, t in enumerate(texts)]
+    vectors = [get_embedder().embed([q])[0] for q in queries]
+    shipped = selectors._STORAGE_RANK
+    arms = {"shipped": shipped, "without the term": "0"}
+    rounds = []
+    for r in range(args.rounds):
+        times: dict[str, list[float]] = {name: [] for name in arms}
+        for i, (query, vector) in enumerate(zip(queries, vectors, strict=True)):
+            for name in list(arms)[:: 1 if (i + r) % 2 else -1]:
+                selectors._STORAGE_RANK = arms[name]
+                started = time.perf_counter()
+                selectors.search_memories(namespace_ids=[namespace.id], query=query, limit=10, query_vector=vector)
+                times[name].append((time.perf_counter() - started) * 1000)
+        selectors._STORAGE_RANK = shipped
+        rounds.append({name: statistics.median(v) for name, v in times.items()})
+    result = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "memories": args.memories,
+        "queries": args.queries,
+        "rounds": rounds,
+        "median_ms": {name: round(statistics.median(r[name] for r in rounds), 3) for name in arms},
+    }
+    print(json.dumps(result["median_ms"]))
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H%M%S")
+    out = Path(args.out) if args.out else ROOT / "bench" / "results" / "search-cost" / f"{stamp}-present.json"
+    out.write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

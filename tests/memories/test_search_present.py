@@ -1,0 +1,109 @@
+"""Search's recency for questions about the present (memories.recency, MNEMO_SEARCH_PRESENT_RECENCY):
+of two statements of a fact, a question asking "now" gets the later one first, whichever came
+first; any other question, and the arms' own modes, rank by content alone."""
+
+import math
+
+import pytest
+from django.test import override_settings
+
+from memories import selectors, services
+from memories.models import Memory
+from memories.permissions import ensure_user_namespace
+from memories.recency import asks_about_present
+
+URL = "/api/v1/memories/search"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Where does Ana live now?",
+        "who is the CURRENT owner",
+        "What is her latest job",
+        "does he still play chess",
+        "what does she do these days",
+        "Who runs it at the moment?",
+        "Where is Ana living at present?",
+        "Nowadays, who cooks?",
+    ],
+)
+def test_these_ask_about_the_present(query):
+    assert asks_about_present(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Where did Ana live?", "a known issue", "the presentation", "these are the days", "at the moments", "", "now-ish"],
+)
+def test_these_do_not(query):
+    # whole words only ("known", "presentation"), phrases in order and whole ("at the moments")
+    expected = query == "now-ish"  # "now" is a whole word there: hyphens split words
+    assert asks_about_present(query) is expected
+
+
+def _store(user, texts, filler=True):
+    namespace = ensure_user_namespace(user)
+    before = ["Ana's sister is called Lucia.", "Ana plays the cello on Sundays."] if filler else []
+    for text in [*before, *texts]:
+        services.remember(actor=user, namespace=namespace, text=text, dedup_policy="insert")
+    return namespace
+
+
+def _top(client, query, mode="hybrid"):
+    response = client.post(URL, {"query": query, "mode": mode, "min_score": 0, "limit": 10}, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()["results"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cities", [("Paris", "Berlin"), ("Berlin", "Paris")])
+def test_a_question_about_the_present_gets_the_later_statement_first(token_client, user, cities):
+    # The two statements alone: the newer is 1 in storage rank, the older 0 (the weight's whole span;
+    # among many candidates two statements are further apart the more was said between them).
+    _store(user, [f"Ana lives in {city}." for city in cities], filler=False)
+    later = cities[1]
+    assert later in _top(token_client, "Where does Ana live now?")[0]["text"]
+    assert later in _top(token_client, "Which city is Ana living in these days?")[0]["text"]
+
+
+@pytest.mark.django_db
+def test_without_the_cue_or_the_setting_content_alone_decides(token_client, user, django_user_model, client_for):
+    """The same facts stored in both orders: a question without the cue, and a cued one with the
+    weight at 0, give the same city first in both namespaces; the arms' own modes answer a cued
+    question as they did before the weight existed."""
+    other = django_user_model.objects.create_user("other-present", password="x")
+    _store(user, ["Ana lives in Paris.", "Ana lives in Berlin."], filler=False)
+    _store(other, ["Ana lives in Berlin.", "Ana lives in Paris."], filler=False)
+    clients = [token_client, client_for(other)]
+    plain = [_top(c, "Where does Ana live?")[0]["text"] for c in clients]
+    assert plain[0] == plain[1]
+    with override_settings(MNEMO_SEARCH_PRESENT_RECENCY=0):
+        assert [_top(c, "Where does Ana live now?")[0]["text"] for c in clients] == plain
+        arms = {mode: _top(token_client, "Where does Ana live now?", mode) for mode in ("vector", "keyword")}
+    for mode, before in arms.items():
+        assert _top(token_client, "Where does Ana live now?", mode) == before
+
+
+@pytest.mark.django_db
+def test_the_cued_order_and_score_follow_the_documented_ranking(token_client, user):
+    """hybrid_ranking with the storage rank (0 for the oldest candidate, 1 for the newest, times the
+    weight), and the calibrated score of that value: every memory is a candidate here."""
+    namespace = _store(user, ["Ana lives in Paris.", "Ana works at a bakery.", "Ana lives in Berlin."])
+    results = _top(token_client, "Where does Ana live now?")
+    assert len(results) == Memory.objects.filter(namespace=namespace).count() == 5
+    ids = sorted(r["id"] for r in results)
+    second = selectors.runner_up([r["keyword_coverage"] for r in results])
+    weight = selectors.present_recency("Where does Ana live now?", "hybrid")
+    assert weight == 0.2
+    values = [
+        selectors.hybrid_ranking(
+            r["similarity"], r["keyword_coverage"], second, weight * ids.index(r["id"]) / (len(ids) - 1)
+        )
+        for r in results
+    ]
+    assert values == sorted(values, reverse=True)
+    cal = selectors.CALIBRATION["hybrid"]
+    for r, z in zip(results, values, strict=True):
+        expected = 1 / (1 + math.exp(-(cal.alpha * z + cal.gamma * values[0] + cal.beta)))
+        assert r["score"] == pytest.approx(expected, abs=2e-3)
