@@ -395,8 +395,8 @@ _STORAGE_RANK = "(ROW_NUMBER() OVER (ORDER BY feat.id) - 1)::float8 / GREATEST(C
 def hybrid_ranking(cos: float, coverage: float, runner_up: float, storage_rank: float = 0.0) -> float:
     """The hybrid ranking value of a candidate, as the search statement computes it (_RANKING);
     ``runner_up`` is the second-best coverage among the search's candidates (runner_up());
-    ``storage_rank`` the candidate's rank in storage order among them scaled to [0, 1], which
-    counts only for a query about the present (present_recency())."""
+    ``storage_rank`` is present_recency() times the candidate's rank in storage order among them,
+    scaled to [0, 1] (_STORAGE_RANK): 0 for a query not about the present."""
     return (
         cos
         + HYBRID_COVERAGE_WEIGHT * coverage

@@ -75,6 +75,8 @@ def load(directory: str, name: str, vectors: dict[int, np.ndarray]) -> list[cv.Q
     return qs
 
 
+#: The fusion rule alone, what shipped when these screens ran (2026-11-27); a question about the
+#: present has since added recency (crossval.SHIPPED_PRESENT, present.py).
 SHIPPED = cv.RULES[cv.SHIPPED_NOW]
 
 

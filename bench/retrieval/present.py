@@ -1,10 +1,12 @@
 """Recency for questions about the present (issue 26), screened on the seven read sets and judged
 on dev.json as bench/NOTES.md pre-registered it (2026-11-27).
 
-A query asking about the present (``cued``: "current", "now", "at present", "these days"...) gets
-z' = z + γ · r over the statement's candidates, z the shipped ranking value and r a candidate's rank
-in storage order (memory id) among them, 0 for the oldest and 1 for the newest; any other query is
-ranked as the shipped rule ranks it.
+A query asking about the present (``Question.present``, memories.recency: "current", "now", "at
+present", "these days"...) gets z' = z + γ · r over the statement's candidates, z the fusion rule's
+ranking value and r a candidate's rank in storage order (memory id) among them, 0 for the oldest and
+1 for the newest; any other query is ranked by the fusion rule alone. "shipped" in the output is
+the fusion rule alone, what shipped when the candidate was judged; with γ 0.2 the candidate has
+shipped since (crossval.SHIPPED_PRESENT).
 
     .venv/bin/python -m bench.retrieval.present screen /tmp/feat > bench/results/lodo-present/<stamp>.txt
     .venv/bin/python -m bench.retrieval.present judge /tmp/feat/f-dev.json > bench/results/lodo-present/<stamp>-dev.txt
@@ -24,7 +26,7 @@ from bench.retrieval import cluster, lodo
 from bench.retrieval import crossval as cv
 
 Rule = Callable[[cv.Question], np.ndarray]
-GAMMA = 0.2
+GAMMA = cv.PRESENT_RECENCY
 
 
 def present(gamma: float) -> Rule:
