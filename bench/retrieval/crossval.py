@@ -195,15 +195,19 @@ def runner_up(q: Question) -> float:
     return float(np.partition(q.cov, -2)[-2])
 
 
-def margin_rule(a: float, m: float, b: float) -> Callable[[Question], np.ndarray]:
+def margin_rule(
+    a: float, m: float, b: float, cosine: Callable[[Question], np.ndarray] | None = None
+) -> Callable[[Question], np.ndarray]:
     """z = cos + a·cov + m·(cov − runner-up cov)⁺ + b·cos·√cov (memories.selectors.hybrid_ranking):
     the keyword arm's best candidate counts by how far it stands above the second best, so a
     query whose rare words single out one memory puts it first, while words many memories share
-    (a speaker's name, "said") move nothing."""
+    (a speaker's name, "said") move nothing. ``cosine`` replaces the candidates' cosine (a variant's,
+    bench/retrieval/two_views.py)."""
 
     def z(q: Question) -> np.ndarray:
+        cos = q.cos if cosine is None else cosine(q)
         excess = np.maximum(q.cov - runner_up(q), 0)
-        return q.cos + a * q.cov + m * excess + b * np.maximum(q.cos, 0) * np.sqrt(np.maximum(q.cov, 0))
+        return cos + a * q.cov + m * excess + b * np.maximum(cos, 0) * np.sqrt(np.maximum(q.cov, 0))
 
     return z
 

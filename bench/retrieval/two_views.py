@@ -52,14 +52,8 @@ def whole_question_cosines(directory: str, name: str, qs: list[cv.Question], int
 
 
 def mixed(full: dict[int, np.ndarray], mu: float) -> Rule:
-    """The shipped rule with its cosine (1 − μ) · cos + μ · cos_full."""
-
-    def z(q: cv.Question) -> np.ndarray:
-        c = (1 - mu) * q.cos + mu * full[id(q)]
-        ru = float(np.partition(q.cov, -2)[-2]) if len(q.cov) > 1 else 0.0
-        return c + 0.05 * q.cov + 3 * np.maximum(q.cov - ru, 0) + 1.5 * np.maximum(c, 0) * np.sqrt(np.maximum(q.cov, 0))
-
-    return z
+    """The shipped fusion rule with its cosine (1 − μ) · cos + μ · cos_full."""
+    return cv.margin_rule(0.05, 3.0, 1.5, cosine=lambda q: (1 - mu) * q.cos + mu * full[id(q)])
 
 
 def embedding_cost(rounds: int = 5, questions: int = 200, pause: float = 0.02) -> tuple[float, float]:

@@ -26,6 +26,7 @@ URL = "/api/v1/memories/search"
         "Who runs it at the moment?",
         "Where is Ana living at present?",
         "Nowadays, who cooks?",
+        "now-ish",  # hyphens split words: "now" is a whole word there
     ],
 )
 def test_these_ask_about_the_present(query):
@@ -34,12 +35,11 @@ def test_these_ask_about_the_present(query):
 
 @pytest.mark.parametrize(
     "query",
-    ["Where did Ana live?", "a known issue", "the presentation", "these are the days", "at the moments", "", "now-ish"],
+    ["Where did Ana live?", "a known issue", "the presentation", "these are the days", "at the moments", ""],
 )
 def test_these_do_not(query):
     # whole words only ("known", "presentation"), phrases in order and whole ("at the moments")
-    expected = query == "now-ish"  # "now" is a whole word there: hyphens split words
-    assert asks_about_present(query) is expected
+    assert not asks_about_present(query)
 
 
 def _store(user, texts, filler=True):
