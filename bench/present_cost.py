@@ -1,8 +1,9 @@
-"""What the storage rank costs the hybrid search statement (issue 26's recency for questions about
-the present, memories.selectors._STORAGE_RANK): the statement as it ships against the same
-statement without the term, in one process, interleaved query by query with the order
-alternating, on a namespace of ``--memories`` memories (exact plan), query vectors given (no
-embedding). Medians of the rounds' median wall times.
+"""What the rank in time costs the hybrid search statement (issue 26's recency for questions about
+the present, memories.selectors._TIME_RANK): the statement as it ships against the same statement
+ranking by storage order (id, as shipped until the rank read valid_from) and without the term, in
+one process, interleaved query by query with the order rotating, on a namespace of ``--memories``
+memories (exact plan), query vectors given (no embedding). Medians of the rounds' median wall
+times.
 
     .venv/bin/python bench/present_cost.py [--memories 500] [--queries 300] [--rounds 5] [--out FILE.json]
 """
@@ -40,18 +41,24 @@ def main() -> None:
     texts = corpus(args.queries, seed=11)
     queries = [" ".join(t.split()[:8]) + (" now?" if i % 2 else "?") for i, t in enumerate(texts)]
     vectors = [get_embedder().embed([q])[0] for q in queries]
-    shipped = selectors._STORAGE_RANK
-    arms = {"shipped": shipped, "without the term": "0"}
+    shipped = selectors._TIME_RANK
+    arms = {
+        "shipped": shipped,
+        "storage order": "(ROW_NUMBER() OVER (ORDER BY feat.id) - 1)::float8 / GREATEST(COUNT(*) OVER () - 1, 1)",
+        "without the term": "0",
+    }
+    names = list(arms)
     rounds = []
     for r in range(args.rounds):
         times: dict[str, list[float]] = {name: [] for name in arms}
         for i, (query, vector) in enumerate(zip(queries, vectors, strict=True)):
-            for name in list(arms)[:: 1 if (i + r) % 2 else -1]:
-                selectors._STORAGE_RANK = arms[name]
+            k = (i + r) % len(names)  # each arm first, middle and last in turn
+            for name in names[k:] + names[:k]:
+                selectors._TIME_RANK = arms[name]
                 started = time.perf_counter()
                 selectors.search_memories(namespace_ids=[namespace.id], query=query, limit=10, query_vector=vector)
                 times[name].append((time.perf_counter() - started) * 1000)
-        selectors._STORAGE_RANK = shipped
+        selectors._TIME_RANK = shipped
         rounds.append({name: statistics.median(v) for name, v in times.items()})
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),

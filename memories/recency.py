@@ -3,8 +3,9 @@
 "Who is the current owner of the dashboard?", "Where does Ana live now?": when a fact was said
 twice, first one value and later another, the later statement answers such a question and the
 earlier one looks just as relevant to both search arms (the same words, the same meaning). For a
-query that asks about the present, the hybrid ranking adds a small share for how recently each
-candidate was stored (memories.selectors, ``MNEMO_SEARCH_PRESENT_RECENCY``). Chosen by the
+query that asks about the present, the hybrid ranking adds a small share for how recent each
+candidate is: its ``valid_from``, or when it was stored without one (memories.selectors,
+``MNEMO_SEARCH_PRESENT_RECENCY``). Chosen by the
 leave-one-data-set-out screen over seven retrieval sets and confirmed, as written down before, on
 an eighth none of it had seen (bench/NOTES.md, 2026-11-27; docs/benchmarks.md).
 

@@ -335,7 +335,7 @@ feat AS (
     SELECT c.memory_id AS id,
            1 - COALESCE(vr.d, m.embedding <=> (SELECT v FROM qv)) AS cos,
            COALESCE(kw.coverage, (SELECT sum(wq.w) FROM wq WHERE m.search_vector @@ wq.q) / total.w, 0) AS coverage,
-           vr.r AS vr, kw.r AS kr
+           vr.r AS vr, kw.r AS kr, COALESCE(m.valid_from, m.created_at) AS since
       FROM (SELECT memory_id FROM vr UNION SELECT memory_id FROM kw) c
       JOIN memories_memory m ON m.id = c.memory_id
       LEFT JOIN vr ON vr.memory_id = c.memory_id
@@ -384,30 +384,31 @@ _RANKING = {
 }
 
 
-# A query about the present (memories.recency): + MNEMO_SEARCH_PRESENT_RECENCY times the
-# candidate's rank in storage order (id) among the statement's candidates, 0 for the oldest and 1
-# for the newest (%(recency)s is 0 for any other query, and in the arms' own modes). Storage order,
-# not created_at: it is the order the memories were told in, which an import that dates them does
-# not change.
-_STORAGE_RANK = "(ROW_NUMBER() OVER (ORDER BY feat.id) - 1)::float8 / GREATEST(COUNT(*) OVER () - 1, 1)"
+# A hybrid query about the present (memories.recency): + MNEMO_SEARCH_PRESENT_RECENCY times the
+# candidate's rank in time among the statement's candidates, 0 for the oldest and 1 for the newest
+# (%(recency)s is 0 for any other query; the arms' own modes have no such term). A memory's time is
+# when its fact took effect, ``valid_from``, or, without one, when it was stored: a fact imported
+# or remembered later with an earlier ``valid_from`` ("lived in Paris from 2019") counts as older
+# than one stated since, which storage order alone got wrong. Ties (none in practice) by id.
+_TIME_RANK = "(ROW_NUMBER() OVER (ORDER BY feat.since, feat.id) - 1)::float8 / GREATEST(COUNT(*) OVER () - 1, 1)"
 
 
-def hybrid_ranking(cos: float, coverage: float, runner_up: float, storage_rank: float = 0.0) -> float:
+def hybrid_ranking(cos: float, coverage: float, runner_up: float, time_rank: float = 0.0) -> float:
     """The hybrid ranking value of a candidate, as the search statement computes it (_RANKING);
     ``runner_up`` is the second-best coverage among the search's candidates (runner_up());
-    ``storage_rank`` is present_recency() times the candidate's rank in storage order among them,
-    scaled to [0, 1] (_STORAGE_RANK): 0 for a query not about the present."""
+    ``time_rank`` is present_recency() times the candidate's rank in time (valid_from, else when
+    stored) among them, scaled to [0, 1] (_TIME_RANK): 0 for a query not about the present."""
     return (
         cos
         + HYBRID_COVERAGE_WEIGHT * coverage
         + HYBRID_MARGIN_WEIGHT * max(coverage - runner_up, 0.0)
         + HYBRID_SUPPORTED_COVERAGE_WEIGHT * max(cos, 0.0) * math.sqrt(max(coverage, 0.0))
-        + storage_rank
+        + time_rank
     )
 
 
 def present_recency(query: str, mode: SearchMode) -> float:
-    """The weight of a candidate's storage rank in the ranking value: MNEMO_SEARCH_PRESENT_RECENCY
+    """The weight of a candidate's rank in time in the ranking value: MNEMO_SEARCH_PRESENT_RECENCY
     for a hybrid query about the present (memories.recency), 0 otherwise."""
     if mode != "hybrid" or not asks_about_present(query):
         return 0.0
@@ -846,8 +847,9 @@ def _fused(mode: SearchMode) -> str:
     """The CTEs after ``feat``: each candidate's ranking value z and calibrated score (``scored``;
     the best z among the candidates is a window over the statement's few rows). Fusion and
     calibration only: how ``feat``'s numbers are found is _search_sql's."""
+    recency = f" + %(recency)s * {_TIME_RANK}" if mode == "hybrid" else ""
     return (
-        f"ranked AS (SELECT feat.*, {_RANKING[mode]} + %(recency)s * {_STORAGE_RANK} AS z FROM feat), "
+        f"ranked AS (SELECT feat.*, {_RANKING[mode]}{recency} AS z FROM feat), "
         f"scored AS (SELECT ranked.*, {CALIBRATION[mode].sql()} AS score FROM ranked)"
     )
 
@@ -1008,7 +1010,9 @@ def search_memories(
     if not namespace_ids or limit <= 0:
         return []
     filters = filters or SearchFilters()
-    params: dict[str, Any] = {"k": limit, "min_score": min_score, "recency": present_recency(query, mode)}
+    params: dict[str, Any] = {"k": limit, "min_score": min_score}
+    if mode == "hybrid":
+        params["recency"] = present_recency(query, mode)
     if mode in ("hybrid", "vector"):
         if query_vector is None:
             params["q"] = query_vector_literal(embedding_text(namespace_ids=namespace_ids, query=query))

@@ -555,7 +555,8 @@ PRESENT_RECENCY = 0.2
 
 def present_rule(base: Callable[[Question], np.ndarray], weight: float) -> Callable[[Question], np.ndarray]:
     """``base`` + ``weight`` × the candidate's rank by id among the candidates (0 the oldest, 1 the
-    newest), for a question about the present (memories.selectors._STORAGE_RANK)."""
+    newest), for a question about the present (memories.selectors._TIME_RANK ranks by valid_from,
+    else by when stored: the benchmarks store every turn in order and date none, so by id)."""
 
     def z(q: Question) -> np.ndarray:
         value = base(q)

@@ -405,11 +405,12 @@ MNEMO_SEARCH_CANDIDATES = env.int("MNEMO_SEARCH_CANDIDATES", default=50)
 # out), for 21 to 47 points of R@10 (docs/memory-api.md).
 MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.005)
 # A hybrid query that asks about the present ("current", "now", "these days": memories.recency)
-# adds this times each candidate's rank in storage order among the search's candidates (0 for the
-# oldest, 1 for the newest) to its ranking value, so that of two statements of a fact the later
-# one comes first. 0.2 chosen by the leave-one-data-set-out screen on seven sets and confirmed as
-# pre-registered on the eighth (dev.json: R@10 0.789 -> 0.803, knowledge updates 0.700 -> 0.800,
-# no other type moved; bench/NOTES.md 2026-11-27). 0 turns it off.
+# adds this times each candidate's rank in time (valid_from, else when it was stored) among the
+# search's candidates (0 for the oldest, 1 for the newest) to its ranking value, so that of two
+# statements of a fact the later one comes first. 0.2 chosen by the leave-one-data-set-out screen
+# on seven sets and confirmed as pre-registered on the eighth (dev.json: R@10 0.789 -> 0.803,
+# knowledge updates 0.700 -> 0.800, no other type moved; bench/NOTES.md 2026-11-27). 0 turns it
+# off.
 MNEMO_SEARCH_PRESENT_RECENCY = env.float("MNEMO_SEARCH_PRESENT_RECENCY", default=0.2)
 # Hybrid search answers nothing when its top hits hold none of the query's informative words and
 # score low (memories/answerable.py: a question about something never stored). Off: out of sample

@@ -1,11 +1,14 @@
 """Search's recency for questions about the present (memories.recency, MNEMO_SEARCH_PRESENT_RECENCY):
 of two statements of a fact, a question asking "now" gets the later one first, whichever came
-first; any other question, and the arms' own modes, rank by content alone."""
+first, "later" by when the fact took effect (valid_from) or, without one, when it was stored; any
+other question, and the arms' own modes, rank by content alone."""
 
 import math
+from datetime import timedelta
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from memories import selectors, services
 from memories.models import Memory
@@ -100,6 +103,58 @@ def test_the_cued_order_and_score_follow_the_documented_ranking(token_client, us
         selectors.hybrid_ranking(
             r["similarity"], r["keyword_coverage"], second, weight * ids.index(r["id"]) / (len(ids) - 1)
         )
+        for r in results
+    ]
+    assert values == sorted(values, reverse=True)
+    cal = selectors.CALIBRATION["hybrid"]
+    for r, z in zip(results, values, strict=True):
+        expected = 1 / (1 + math.exp(-(cal.alpha * z + cal.gamma * values[0] + cal.beta)))
+        assert r["score"] == pytest.approx(expected, abs=2e-3)
+
+
+def _remember(client, text, days_ago=None):
+    body = {"text": text, "dedup_policy": "insert"}
+    if days_ago is not None:
+        body["valid_from"] = (timezone.now() - timedelta(days=days_ago)).isoformat()
+    response = client.post("/api/v1/memories/remember", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["memory_id"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("dated", ["first", "second"])
+def test_a_fact_dated_earlier_counts_as_older_whenever_it_was_stored(token_client, user, dated):
+    """Time is valid_from, or when stored: a fact given (over REST) a valid_from before the other's
+    storing is the older one, whether it was stored before or after it. Storage order alone put
+    an imported "Paris, since 2019" first whenever it was stored second."""
+    texts = [("Ana lives in Paris.", 2000), ("Ana lives in Berlin.", None)]
+    for text, days_ago in texts if dated == "first" else texts[::-1]:
+        _remember(token_client, text, days_ago)
+    assert "Berlin" in _top(token_client, "Where does Ana live now?")[0]["text"]
+
+
+@pytest.mark.django_db
+def test_the_time_rank_is_valid_from_else_when_stored(token_client, user):
+    """The documented ranking with memories dated and undated, stored out of time order: the
+    candidates' order and scores follow hybrid_ranking with each one's rank by valid_from, or by
+    when it was stored without one (two dated facts older than everything stored, then the undated
+    ones in storage order)."""
+    ids = {
+        "Lucia": _remember(token_client, "Ana's sister is called Lucia."),
+        "Lisbon": _remember(token_client, "Ana lives in Lisbon.", 1000),
+        "cello": _remember(token_client, "Ana plays the cello on Sundays."),
+        "Paris": _remember(token_client, "Ana lives in Paris.", 2000),
+        "Berlin": _remember(token_client, "Ana lives in Berlin."),
+    }
+    in_time = [ids[k] for k in ("Paris", "Lisbon", "Lucia", "cello", "Berlin")]
+    assert in_time != sorted(in_time)  # not storage order: the test tells the two apart
+    query = "Which city does Ana currently live in?"
+    results = _top(token_client, query)
+    assert sorted(r["id"] for r in results) == sorted(in_time)
+    second = selectors.runner_up([r["keyword_coverage"] for r in results])
+    weight = selectors.present_recency(query, "hybrid")
+    values = [
+        selectors.hybrid_ranking(r["similarity"], r["keyword_coverage"], second, weight * in_time.index(r["id"]) / 4)
         for r in results
     ]
     assert values == sorted(values, reverse=True)
