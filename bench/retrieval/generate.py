@@ -17,7 +17,7 @@ Facts are mostly said indirectly in chit-chat, questions are paraphrased (few sh
 meaning must carry the search) or name rare things (pet names, places, bands, book titles, where
 keywords must carry it), and the other speaker's replies echo the same words, as people do.
 
-    .venv/bin/python bench/retrieval/generate.py          # rewrites conversations.json
+    .venv/bin/python -m bench.retrieval.generate          # rewrites conversations.json
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ How it differs from the two others (on purpose, closer to LongMemEval than to Lo
 Vocabulary (names, places, pets, cars, companies) is disjoint from generate.py's and
 generate_chat.py's. Seeded and deterministic (sha256 printed).
 
-    .venv/bin/python bench/retrieval/generate_assistant.py
+    .venv/bin/python -m bench.retrieval.generate_assistant
 """
 
 from __future__ import annotations

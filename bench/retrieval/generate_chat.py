@@ -28,7 +28,7 @@ How it differs from ``generate.py`` (on purpose, closer to public chat benchmark
 
 Seeded and deterministic: running it again writes the same file (its sha256 is printed).
 
-    .venv/bin/python bench/retrieval/generate_chat.py
+    .venv/bin/python -m bench.retrieval.generate_chat
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ keyword matching finds exactly and an embedding blurs.
 Names (developers, teammates, companies, projects) are disjoint from the seven other sets (a test
 checks both ways). Seeded and deterministic (sha256 printed).
 
-    .venv/bin/python bench/retrieval/generate_dev.py
+    .venv/bin/python -m bench.retrieval.generate_dev
 """
 
 from __future__ import annotations

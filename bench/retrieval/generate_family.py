@@ -40,7 +40,7 @@ Names (people, teachers, schools, friends, clubs' venues, pets, towns, employers
 are disjoint from the six other sets (a test checks both ways). Seeded and deterministic (sha256
 printed).
 
-    .venv/bin/python bench/retrieval/generate_family.py
+    .venv/bin/python -m bench.retrieval.generate_family
 """
 
 from __future__ import annotations

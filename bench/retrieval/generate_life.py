@@ -36,7 +36,7 @@ people chatting over months), which the others imitate least.
 Names, places, pets, companies and titles are disjoint from the five other sets (a test checks
 both ways). Seeded and deterministic (sha256 printed).
 
-    .venv/bin/python bench/retrieval/generate_life.py
+    .venv/bin/python -m bench.retrieval.generate_life
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ holds what an agent stores through ``remember``: short third-person notes, each 
 Names, places, pets and employers are disjoint from the three other sets (a test checks it).
 Seeded and deterministic (sha256 printed).
 
-    .venv/bin/python bench/retrieval/generate_notes.py
+    .venv/bin/python -m bench.retrieval.generate_notes
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ How it differs from the four others: the domain is work, not personal life.
 Names, places, companies, products and codenames are disjoint from the four other sets (a test
 checks both ways). Seeded and deterministic (sha256 printed).
 
-    .venv/bin/python bench/retrieval/generate_team.py
+    .venv/bin/python -m bench.retrieval.generate_team
 """
 
 from __future__ import annotations
