@@ -36,7 +36,8 @@ DATASETS = {
     "team": HERE / "team.json",  # the fifth, read once (issue 26), then fitted on
     "life": HERE / "life.json",  # the sixth, read once to judge a candidate rule (2026-11-27)
     "family": HERE / "family.json",  # the seventh, read once to judge a candidate rule (2026-11-27)
-    "dev": HERE / "dev.json",  # the eighth, unread, kept in reserve to judge a pre-registered candidate
+    "dev": HERE / "dev.json",  # the eighth, read once to judge a pre-registered candidate (2026-11-27)
+    "coach": HERE / "coach.json",  # the ninth, unread, kept in reserve to judge a pre-registered candidate
 }
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")

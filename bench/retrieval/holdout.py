@@ -7,8 +7,10 @@ MNEMO_SEARCH_COMMON_SHARE (0.02) were chosen on conversations.json and chat.json
 (generate_team.py, ``--dataset team``), work teams' channels, after all four had been read; life.json
 (generate_life.py, ``--dataset life``), two friends' long chats, after all five; family.json
 (generate_family.py, ``--dataset family``), a family's household assistant, after all six; dev.json
-(generate_dev.py, ``--dataset dev``), a developer's coding assistant, after all seven (unread, in
-reserve for a candidate registered before it is read). Each is read once:
+(generate_dev.py, ``--dataset dev``), a developer's coding assistant, after all seven (read once
+to judge a candidate registered before it was read); coach.json (generate_coach.py, ``--dataset
+coach``), a fitness coach's clients, after all eight (unread, in reserve for the next candidate
+registered before it is read). Each is read once:
 every turn stored through the real ``remember`` service, every question searched through the real
 ``search_memories`` in each mode, top 10 at ``min_score`` 0, and the same results cut at the
 default floor. Nothing is fitted. ``crossval.holdout`` recomputes the hybrid rows from the
@@ -26,6 +28,8 @@ candidates ``features.py`` dumps (a check that the numpy replica and the SQL agr
         --features /tmp/f-family.json --answerable --json bench/results/<stamp>-retrieval-family.json   (the seventh)
     .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-dev --dataset dev \
         --features /tmp/f-dev.json --answerable --json bench/results/<stamp>-retrieval-dev.json   (the eighth)
+    .venv/bin/python -m bench.retrieval.holdout --data-dir /tmp/mnemo-coach --dataset coach \
+        --features /tmp/f-coach.json --answerable --json bench/results/<stamp>-retrieval-coach.json   (the ninth)
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ SECTIONS = {
     "life": "retrieval_life",
     "family": "retrieval_family",
     "dev": "retrieval_dev",
+    "coach": "retrieval_coach",
 }
 #: Issue 26's bar for R@10 out of sample.
 R10_BAR = 0.72
@@ -156,6 +161,14 @@ def verdicts(result: dict[str, Any], key: str = "table") -> dict[str, list[str]]
 #: Each data set's section: its heading, and what it is ({conversations}, {turns}, {questions} and
 #: {answerable} are the result's counts).
 INTROS = {
+    "coach": (
+        "### Retrieval on the ninth data set: a fitness coach's clients (nothing fitted, read once)",
+        "`bench/retrieval/coach.json` (`generate_coach.py`, built after the eight others had been read): "
+        "{conversations} clients, one namespace each, {turns} speaker-prefixed turns of a client and an AI "
+        "coach's replies over dated sessions, most facts measurements whose values change several times "
+        "(weight, 5k time, squat 1RM, resting heart rate, a medication's dose) told apart by the number and "
+        "the session's date, {questions} questions ({answerable} with evidence).",
+    ),
     "dev": (
         "### Retrieval on the eighth data set: a developer's coding assistant "
         "(read once, to judge the rule that ships)",
@@ -307,7 +320,7 @@ def render(result: dict[str, Any]) -> list[str]:
                 + " | ".join(f"{t[x]['r5']:.3f} / {t[x]['r10']:.3f} / {t[x]['mrr']:.3f}" for x in types)
                 + " |"
             )
-    if result.get("dataset") in ("notes", "team", "life", "family", "dev"):
+    if result.get("dataset") in ("notes", "team", "life", "family", "dev", "coach"):
         lines += [
             "",
             _bars_line(
@@ -355,7 +368,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--dataset", choices=sorted(SECTIONS), default="assistant")
     parser.add_argument(
-        "--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life|family|dev>.json here"
+        "--json", help="write bench/results/<stamp>-retrieval-<holdout|notes|team|life|family|dev|coach>.json here"
     )
     parser.add_argument("--features", help="also dump features.py's candidates here and run crossval.holdout")
     parser.add_argument(

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -76,3 +79,27 @@ def assert_evidence_is_said_by_a_user(gen: ModuleType, data: dict[str, Any]) -> 
         assert all(turn[e]["speaker"] != gen.ASSISTANT for e in q["evidence"]), q
         assert len(set(q["evidence"])) == len(q["evidence"]), q
         assert (len(q["evidence"]) > 1) == (q["type"] == "multi-hop"), q
+
+
+def template_pattern(template: str) -> re.Pattern:
+    """A question template ("What did {n} say about {thing}?") as a regular expression that matches
+    any question written from it."""
+    return re.compile("^" + re.sub(r"\\\{[a-z0-9_]+\\\}", ".+", re.escape(template)) + "$")
+
+
+def assert_half_in_the_turns_words(data: dict[str, Any], pairs: Iterable[Sequence[str]]) -> None:
+    """Every question but the open-domain ones (inferences) is written from the first (the turn's
+    words) or the second (paraphrased) template of one of ``pairs``, never both; within each
+    conversation, each type splits half and half (one apart at most)."""
+    patterns = [(template_pattern(a), template_pattern(b)) for a, b in pairs]
+    styles: dict[tuple[str, str], Counter] = {}
+    for q in data["questions"]:
+        if q["type"] == "open-domain":
+            continue
+        words = any(a.match(q["question"]) for a, _ in patterns)
+        paraphrased = any(b.match(q["question"]) for _, b in patterns)
+        assert words != paraphrased, q
+        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
+    assert styles
+    for key, count in styles.items():
+        assert abs(count[True] - count[False]) <= 1, (key, count)

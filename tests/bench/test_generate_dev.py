@@ -20,20 +20,19 @@ from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
+    assert_half_in_the_turns_words,
     assert_questions_as_designed,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
+    template_pattern,
     turns_by_id,
 )
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "family.json")
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "family.json",
+          "coach.json")  # fmt: skip
 PROJECTS = [name for name, _ in gen.PROJECT_NAMES]
-
-
-def _pattern(template: str) -> re.Pattern:
-    return re.compile("^" + re.sub(r"\\\{[a-z0-9_]+\\\}", ".+", re.escape(template)) + "$")
 
 
 def _word(term: str) -> re.Pattern:
@@ -112,7 +111,7 @@ def test_multi_hop_spans_turns():
     turns, both projects named in the question."""
     data = gen.generate()
     turn = turns_by_id(data)
-    history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
+    history = [template_pattern(t) for v in gen.HISTORY.values() for t in v]
     kinds: Counter = Counter()
     for q in data["questions"]:
         if q["type"] != "multi-hop":
@@ -156,18 +155,7 @@ def _pairs() -> list[tuple[str, str]]:
 def test_half_of_each_type_is_in_the_turns_words():
     """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
     second (paraphrased) wording of its template; for each developer, each type splits half and half."""
-    data = gen.generate()
-    patterns = [(_pattern(a), _pattern(b)) for a, b in _pairs()]
-    styles: dict[tuple[str, str], Counter] = {}
-    for q in data["questions"]:
-        if q["type"] == "open-domain":
-            continue
-        words = any(a.match(q["question"]) for a, _ in patterns)
-        paraphrased = any(b.match(q["question"]) for _, b in patterns)
-        assert words != paraphrased, q
-        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
-    for key, count in styles.items():
-        assert abs(count[True] - count[False]) <= 1, (key, count)
+    assert_half_in_the_turns_words(gen.generate(), _pairs())
 
 
 def test_identifiers_are_asked_verbatim():
@@ -187,7 +175,7 @@ def test_identifiers_are_asked_verbatim():
 
 
 def _template(question: str, table: list[tuple[str, ...]]) -> int:
-    (index,) = {i for i, row in enumerate(table) for v in row[:2] if _pattern(v).match(question)}
+    (index,) = {i for i, row in enumerate(table) for v in row[:2] if template_pattern(v).match(question)}
     return index
 
 
@@ -238,7 +226,7 @@ def test_assistant_only_suggestions_are_never_taken_up():
         mark, suggestion, _ = gen.SUGGESTIONS[_template(q["question"], [s[2] for s in gen.SUGGESTIONS])]
         turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
         (i,) = [i for i, t in enumerate(turns) if _word(mark).search(t["text"])]
-        assert turns[i]["speaker"] == gen.ASSISTANT and _pattern(suggestion).match(turns[i]["text"]), q
+        assert turns[i]["speaker"] == gen.ASSISTANT and template_pattern(suggestion).match(turns[i]["text"]), q
         assert _projects_in(turns[i]["text"]) == _projects_in(q["question"]), q
         assert turns[i + 1]["speaker"] != gen.ASSISTANT and turns[i + 1]["text"] in gen.DECLINES
 

@@ -18,19 +18,18 @@ from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
+    assert_half_in_the_turns_words,
     assert_questions_as_designed,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
+    template_pattern,
     turns_by_id,
 )
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "dev.json")
-
-
-def _pattern(template: str) -> re.Pattern:
-    return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "dev.json",
+          "coach.json")  # fmt: skip
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -82,7 +81,7 @@ def test_multi_hop_spans_turns():
     turns, both members named in the question."""
     data = gen.generate()
     turn = turns_by_id(data)
-    history = [_pattern(t) for v in gen.HISTORY.values() for t in v]
+    history = [template_pattern(t) for v in gen.HISTORY.values() for t in v]
     kinds: Counter = Counter()
     for q in data["questions"]:
         if q["type"] != "multi-hop":
@@ -116,24 +115,13 @@ def test_knowledge_updates_point_at_the_later_turn():
 def test_half_of_each_type_is_in_the_turns_words():
     """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
     second (paraphrased) wording of its template; in each household, each type splits half and half."""
-    data = gen.generate()
     tables = (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL, gen.OTHER)
     pairs = [v for table in tables for v in table.values() if v[1] != "{allergyq}"]
     pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[2] for p in gen.PREFERENCES]
     pairs += [*gen.NEVER_SAID, *(s[1] for s in gen.SUGGESTIONS)]
     # the allergy's paraphrase is the allergy's own question
     pairs += [("What is {n} allergic to?", a[1]) for a in gen.ALLERGIES]
-    patterns = [(_pattern(a), _pattern(b)) for a, b in pairs]
-    styles: dict[tuple[str, str], Counter] = {}
-    for q in data["questions"]:
-        if q["type"] == "open-domain":
-            continue
-        words = any(a.match(q["question"]) for a, _ in patterns)
-        paraphrased = any(b.match(q["question"]) for _, b in patterns)
-        assert words != paraphrased, q
-        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
-    for key, count in styles.items():
-        assert abs(count[True] - count[False]) <= 1, (key, count)
+    assert_half_in_the_turns_words(gen.generate(), pairs)
 
 
 def _members(c: dict) -> list[str]:
@@ -183,7 +171,7 @@ def test_assistant_only_suggestions_are_never_taken_up():
     marks = {"tennis camp": 0, "Sunday roast": 1, "pottery painting": 2, "climbing": 3, "forest school": 4,
              "theatre workshop": 5}  # fmt: skip
     for q in asked:
-        (j,) = {i for i, s in enumerate(gen.SUGGESTIONS) for v in s[1] if _pattern(v).match(q["question"])}
+        (j,) = {i for i, s in enumerate(gen.SUGGESTIONS) for v in s[1] if template_pattern(v).match(q["question"])}
         (mark,) = [m for m, i in marks.items() if i == j]
         turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
         by = {t["speaker"] for t in turns if mark.lower() in t["text"].lower()}

@@ -16,11 +16,17 @@ from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_life as gen
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen_team
-from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
+from tests.bench.datasets import (
+    assert_half_in_the_turns_words,
+    assert_the_seed_gives_the_committed_file,
+    assert_updates_point_at_the_later_turn,
+    template_pattern,
+)
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 from tests.bench.test_generate_team import _fake_result
 
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "family.json", "dev.json")
+OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "family.json", "dev.json",
+          "coach.json")  # fmt: skip
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -108,25 +114,10 @@ def test_knowledge_updates_point_at_the_later_turn():
 def test_half_of_each_type_is_in_the_turns_words():
     """Every question but the open-domain ones (inferences) is the first (the turn's words) or the
     second (paraphrased) wording of its template; in each conversation, each type splits half and half."""
-    data = gen.generate()
     pairs = [v for table in (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL) for v in table.values()]
     pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[2] for p in gen.PREFERENCES]
     pairs += [*gen.NEVER_SAID, *(v for _, v in gen.NEARBY), *(news[1] for news in gen.NEWS)]
-
-    def pattern(template: str) -> re.Pattern:
-        return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
-
-    patterns = [(pattern(a), pattern(b)) for a, b in pairs]
-    styles: dict[tuple[str, str], Counter] = {}
-    for q in data["questions"]:
-        if q["type"] == "open-domain":
-            continue
-        words = any(a.match(q["question"]) for a, _ in patterns)
-        paraphrased = any(b.match(q["question"]) for _, b in patterns)
-        assert words != paraphrased, q
-        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
-    for key, count in styles.items():
-        assert abs(count[True] - count[False]) <= 1, (key, count)
+    assert_half_in_the_turns_words(gen.generate(), pairs)
 
 
 def test_other_friends_attributes_are_the_other_friends_only():
@@ -143,8 +134,7 @@ def test_other_friends_attributes_are_the_other_friends_only():
     asked = [q for q in data["questions"] if q.get("never") == "other friend's"]
     assert len(asked) == gen.NEVER_KINDS["other friend's"] * gen.CONVERSATIONS
     for q in asked:
-        (x,) = {x for x in gen.EXTRAS for v in gen.SINGLE[x] if re.match(
-            "^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(v)) + "$", q["question"])}  # fmt: skip
+        (x,) = {x for x in gen.EXTRAS for v in gen.SINGLE[x] if template_pattern(v).match(q["question"])}
         (who,) = [n for n in by[q["conversation"]] if n in q["question"]]
         (other,) = [n for n in by[q["conversation"]] if n != who]
         assert marks[x] not in by[q["conversation"]][who].lower(), q

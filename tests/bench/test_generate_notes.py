@@ -62,10 +62,19 @@ def test_knowledge_updates_point_at_the_later_note():
 def test_its_names_and_places_are_not_in_the_other_data_sets():
     values = [*gen.NAMES, *gen.PARTNERS, *gen.OTHERS, *gen.CITIES, *gen.EMPLOYERS, *gen.DESTINATIONS, *gen.SCHOOLS]
     values += [name for _, name in (*gen.PETS, *gen.CHILDREN)]  # (species or relation, name)
-    # the later sets (team.json, life.json, family.json, dev.json) came later: checked both ways
+    # the later sets (team.json, life.json, family.json, dev.json, coach.json) came later: checked both ways
     assert not clashes(
         values,
-        ("conversations.json", "chat.json", "assistant.json", "team.json", "life.json", "family.json", "dev.json"),
+        (
+            "conversations.json",
+            "chat.json",
+            "assistant.json",
+            "team.json",
+            "life.json",
+            "family.json",
+            "dev.json",
+            "coach.json",
+        ),
     )
 
 
@@ -84,6 +93,7 @@ def test_the_loaders_read_it():
         "life": "retrieval_life",
         "family": "retrieval_family",
         "dev": "retrieval_dev",
+        "coach": "retrieval_coach",
     }
 
 

@@ -13,7 +13,11 @@ from bench.retrieval import generate_assistant as gen_assistant
 from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen
-from tests.bench.datasets import assert_the_seed_gives_the_committed_file, assert_updates_point_at_the_later_turn
+from tests.bench.datasets import (
+    assert_half_in_the_turns_words,
+    assert_the_seed_gives_the_committed_file,
+    assert_updates_point_at_the_later_turn,
+)
 from tests.bench.test_generate_assistant import RETRIEVAL, clashes
 
 
@@ -67,25 +71,10 @@ def test_knowledge_updates_point_at_the_later_turn():
 def test_half_of_each_type_is_in_the_turns_words():
     """Every question but the open-domain ones (inferences) is the first (the turns' words) or the
     second (paraphrased) wording of its template; in each team, each type splits half and half."""
-    data = gen.generate()
     pairs = [v for table in (gen.SINGLE, gen.BEFORE, gen.HISTORY, gen.AGGREGATE, gen.TEMPORAL) for v in table.values()]
     pairs += [v for variants in gen.UPDATE.values() for v in variants] + [p[3] for p in gen.PREFERENCES]
     pairs += [*gen.NEVER_SAID, *gen.NEARBY]
-
-    def pattern(template: str) -> re.Pattern:
-        return re.compile("^" + re.sub(r"\\\{[a-z0-9]+\\\}", ".+", re.escape(template)) + "$")
-
-    patterns = [(pattern(a), pattern(b)) for a, b in pairs]
-    styles: dict[tuple[str, str], Counter] = {}
-    for q in data["questions"]:
-        if q["type"] == "open-domain":
-            continue
-        words = any(a.match(q["question"]) for a, _ in patterns)
-        paraphrased = any(b.match(q["question"]) for _, b in patterns)
-        assert words != paraphrased, q
-        styles.setdefault((q["conversation"], q["type"]), Counter())[words] += 1
-    for key, count in styles.items():
-        assert abs(count[True] - count[False]) <= 1, (key, count)
+    assert_half_in_the_turns_words(gen.generate(), pairs)
 
 
 def _states(turn: str, attribute: str, project: str) -> bool:
@@ -134,7 +123,16 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
     values = [*gen.NAMES, *gen.CODENAMES, *gen.VENDORS, *_names(gen.CUSTOMERS), *_names(gen.OFFICES)]
     assert not clashes(
         values,
-        ("conversations.json", "chat.json", "assistant.json", "notes.json", "life.json", "family.json", "dev.json"),
+        (
+            "conversations.json",
+            "chat.json",
+            "assistant.json",
+            "notes.json",
+            "life.json",
+            "family.json",
+            "dev.json",
+            "coach.json",
+        ),
     )
     theirs = [*_names(gen_mnemo.NAMES), *_names(gen_mnemo.CITIES), *gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES]
     theirs += [*gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
