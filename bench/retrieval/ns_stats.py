@@ -6,11 +6,13 @@ Why: the keyword arm decides which query words are too common to scan (MNEMO_KEY
 PostgreSQL's ``most_common_elems``). In a table of many namespaces, a word common in the searched
 one (its user's name, their city) is rare in the table: it is scanned (up to
 MNEMO_KEYWORD_SCAN_LIMIT arbitrary rows) and, capped by that limit, weighs as if it were in 100
-memories when it is in 200 (bench/NOTES.md, "the peers run's search statement", issue 25). The
-variant reads every word's share of the searched namespace (PostgreSQL's ``ts_stat`` over its
-live memories, counted once per namespace) where the shipped statement reads the table's, for
-namespaces searched exactly (the variant changes nothing for a large namespace, whose words are
-found through the table-wide index).
+memories when it is in 200 (bench/NOTES.md, "the peers run's search statement", issue 25). Three
+variants (``--kind``, KIND): *shares* reads every word's share of the searched namespace
+(PostgreSQL's ``ts_stat`` over its live memories, counted once per namespace) where the shipped
+statement reads the table's; *scan* keeps the shipped weights and leaves out only the scans of the
+namespace's common words; *cosine* keeps everything but the order a word's scan takes its rows in
+(nearest the query's vector first). Screened on namespaces searched exactly (a large namespace's
+words are found through the table-wide index).
 
 On namespaces already loaded (``--data-dir``, e.g. far_miss.py's four sets in one table), for each
 set: features.py's dump as search ships, then the same with the variant; the shipped rule's
@@ -62,6 +64,10 @@ def namespace_shares(namespace_id: int) -> dict[str, float]:
 #: scan would have counted (min(its count, MNEMO_KEYWORD_SCAN_LIMIT)) and is not scanned while
 #: that share is over the bar: the weights stay the shipped ones, only the scan's arbitrary rows go.
 KIND = ["shares"]
+#: "cosine": the table's statistics as shipped, but a word's scan takes the rows holding it nearest
+#: the query's vector (then by id) instead of the first the index gives: the same number of rows,
+#: chosen and in a fixed order (hybrid statements; the keyword mode has no query vector).
+COSINE_ORDER = "            ORDER BY m.embedding <=> (SELECT v FROM qv), m.id\n            LIMIT %(scan)s"
 
 
 @contextlib.contextmanager
@@ -75,7 +81,7 @@ def variant() -> Iterator[None]:
     shipped = (selectors.word_frequencies, selectors.search_features, selectors.query_word_weights)
 
     def frequencies() -> dict[str, float]:
-        if not _current:
+        if not _current or KIND[0] == "cosine":
             return shipped[0]()
         shares = namespace_shares(_current[-1])
         if KIND[0] == "shares":
@@ -97,13 +103,29 @@ def variant() -> Iterator[None]:
 
         return call
 
+    words = selectors._WORDS
+    if KIND[0] == "cosine":
+        selectors._WORDS = words.replace("            LIMIT %(scan)s", COSINE_ORDER)
+        assert words != selectors._WORDS
     selectors.word_frequencies = frequencies  # type: ignore[assignment]
     selectors.search_features = within(shipped[1])  # type: ignore[assignment]
-    selectors.query_word_weights = within(shipped[2])  # type: ignore[assignment]
+    weights = within(shipped[2])
+
+    def keyword_weights(**kw: Any) -> Any:
+        # the keyword-mode statement has no query vector; a scan's row count, all the weights
+        # read, is the same in either order
+        varied, selectors._WORDS = selectors._WORDS, words
+        try:
+            return weights(**kw)
+        finally:
+            selectors._WORDS = varied
+
+    selectors.query_word_weights = keyword_weights  # type: ignore[assignment]
     try:
         yield
     finally:
         selectors.word_frequencies, selectors.search_features, selectors.query_word_weights = shipped  # type: ignore[assignment]
+        selectors._WORDS = words
 
 
 def timing(name: str, rounds: int) -> dict[str, float]:
@@ -141,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--datasets", default="chat,assistant,family,dev")
     parser.add_argument("--out-dir", default="/tmp/feat-ns")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--kind", choices=("shares", "scan"), default="shares", help="the variant (KIND)")
+    parser.add_argument("--kind", choices=("shares", "scan", "cosine"), default="shares", help="the variant (KIND)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     KIND[0] = args.kind
