@@ -44,3 +44,13 @@ def test_the_variant_reads_the_namespace_and_puts_the_shipped_functions_back(nam
         common = {w for w, share in shares.items() if share > 0.3}
         assert common >= {"saltfern", "note", "step", "done"} and "lunch" not in common
         assert seen == selectors.word_frequencies() | {w: 2 / 8 for w in common}
+
+
+@pytest.mark.django_db
+def test_the_cosine_variant_orders_each_scan_and_puts_the_statement_back(monkeypatch):
+    shipped = selectors._WORDS
+    monkeypatch.setattr(ns_stats, "KIND", ["cosine"])
+    with ns_stats.variant():
+        assert shipped.replace("            LIMIT %(scan)s", ns_stats.COSINE_ORDER) == selectors._WORDS
+        assert "ORDER BY m.embedding <=> (SELECT v FROM qv), m.id" in selectors._WORDS
+    assert selectors._WORDS is shipped
