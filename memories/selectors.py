@@ -389,7 +389,8 @@ _RANKING = {
 # (%(recency)s is 0 for any other query; the arms' own modes have no such term). A memory's time is
 # when its fact took effect, ``valid_from``, or, without one, when it was stored: a fact imported
 # or remembered later with an earlier ``valid_from`` ("lived in Paris from 2019") counts as older
-# than one stated since, which storage order alone got wrong. Ties (none in practice) by id.
+# than one stated since, which storage order alone got wrong; an import puts an exported memory's
+# created_at back, so imported memories keep their original order. Ties (none in practice) by id.
 _TIME_RANK = "(ROW_NUMBER() OVER (ORDER BY feat.since, feat.id) - 1)::float8 / GREATEST(COUNT(*) OVER () - 1, 1)"
 
 
