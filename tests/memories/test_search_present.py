@@ -3,10 +3,13 @@ of two statements of a fact, a question asking "now" gets the later one first, w
 first, "later" by when the fact took effect (valid_from) or, without one, when it was stored; any
 other question, and the arms' own modes, rank by content alone."""
 
+import json
 import math
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
@@ -157,3 +160,20 @@ def test_the_time_rank_is_valid_from_else_when_stored(token_client, user):
     results = _top(token_client, query)
     assert sorted(r["id"] for r in results) == sorted(in_time)
     _assert_documented_ranking(results, query, in_time)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("order", ["older first", "older last"])
+def test_imported_memories_rank_by_their_exported_created_at(token_client, user, tmp_path, order):
+    """import_memories puts an exported created_at back: the memory first stored later is the newer
+    one, whichever line the import wrote first."""
+    key = ensure_user_namespace(user).key
+    lines = [
+        {"namespace": key, "text": "Ana lives in Paris.", "created_at": "2020-01-01T00:00:00Z"},
+        {"namespace": key, "text": "Ana lives in Berlin.", "created_at": "2025-06-01T00:00:00Z"},
+    ]
+    path = tmp_path / "export.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in (lines if order == "older first" else lines[::-1])))
+    call_command("import_memories", str(path), stdout=StringIO(), stderr=StringIO())
+    assert Memory.objects.filter(namespace__key=key, status="ready").count() == 2
+    assert "Berlin" in _top(token_client, "Where does Ana live now?")[0]["text"]
