@@ -103,3 +103,88 @@ def assert_half_in_the_turns_words(data: dict[str, Any], pairs: Iterable[Sequenc
     assert styles
     for key, count in styles.items():
         assert abs(count[True] - count[False]) <= 1, (key, count)
+
+
+#: Each generated set's file, by the short name the tests use.
+FILES = {
+    "mnemo": "conversations.json",
+    "chat": "chat.json",
+    "assistant": "assistant.json",
+    "notes": "notes.json",
+    "team": "team.json",
+    "life": "life.json",
+    "family": "family.json",
+    "dev": "dev.json",
+    "coach": "coach.json",
+}
+_TITLES = ("Mrs ", "Mr ", "Ms ", "Miss ", "Dr ", "Grandpa ", "Nana ")
+
+
+def bare(values: Iterable[str]) -> list[str]:
+    """People's names without their titles ("Mrs Gorringe" as "Gorringe", "Grandpa Albion" as "Albion")."""
+    return [next((v.removeprefix(t) for t in _TITLES if v.startswith(t)), v) for v in values]
+
+
+def _first(values: Iterable[Any]) -> list[str]:
+    return [v[0] if isinstance(v, tuple) else v for v in values]
+
+
+def generator_names(name: str) -> list[str]:
+    """The names and places a set's generator draws from (people, pets, towns, employers, projects…),
+    which no other set may hold: each set's own list, written once for every set's test."""
+    from bench.retrieval import generate as mnemo
+    from bench.retrieval import generate_assistant as assistant
+    from bench.retrieval import generate_chat as chat
+    from bench.retrieval import generate_coach as coach
+    from bench.retrieval import generate_dev as dev
+    from bench.retrieval import generate_family as family
+    from bench.retrieval import generate_life as life
+    from bench.retrieval import generate_notes as notes
+    from bench.retrieval import generate_team as team
+
+    if name == "mnemo":
+        return [*_first(mnemo.NAMES), *_first(mnemo.CITIES), *mnemo.PET_NAMES, *mnemo.RELATIVE_NAMES, *mnemo.BANDS,
+                *mnemo.BOOKS]  # fmt: skip
+    if name == "chat":
+        return list(chat.NAMES)
+    if name in ("assistant", "notes"):
+        g = assistant if name == "assistant" else notes
+        extra = [*assistant.CARS] if name == "assistant" else [*notes.PARTNERS, *notes.SCHOOLS]
+        return [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS, *(n for _, n in (*g.PETS, *g.CHILDREN)),
+                *extra]  # fmt: skip
+    if name == "team":
+        return [*team.NAMES, *team.CODENAMES, *team.VENDORS, *_first(team.CUSTOMERS), *_first(team.OFFICES)]
+    if name == "life":
+        return [*life.NAMES, *life.FEMALE, *life.MALE, *life.PET_NAMES, *_first(life.EMPLOYERS), *life.TOWNS,
+                *_first(life.DESTINATIONS), *(b[0] for b in life.BOOKS), *(b[1] for b in life.BOOKS)]  # fmt: skip
+    if name == "family":
+        f = family
+        return [*f.ADULTS, *f.KIDS, *bare(f.ELDERS), *bare(f.TEACHERS), *f.SCHOOLS, *f.FRIENDS, *bare(f.DOCTORS),
+                *f.CLEANERS, *f.PLUMBERS, *f.PET_NAMES, *_first(f.EMPLOYERS), *f.TOWNS, *_first(f.DESTINATIONS),
+                *f.VENUES, *f.CARS]  # fmt: skip
+    if name == "dev":
+        return [*dev.DEVELOPERS, *dev.FIRST, *dev.LAST, *_first(dev.COMPANIES), *_first(dev.PROJECT_NAMES)]
+    if name == "coach":
+        return [*coach.CLIENTS, *coach.FIRST, *coach.LAST, *coach.GYMS, *coach.PLACES]
+    raise KeyError(name)
+
+
+def assert_names_apart(name: str) -> list[str]:
+    """Both ways, file by file: set ``name``'s generator names are in no other set's file, and no
+    other set's generator names are in its file. And its names are neither one of the lists of the
+    sets built before it (FILES is in build order) nor a word of them, as each set's test checked
+    when it was built: a later list may hold a word of an earlier one that neither file uses (family's
+    unused "Sandpiper Primary" and team's codename Sandpiper), which the files' check covers. Returns
+    its names."""
+    from tests.bench.test_generate_assistant import clashes
+
+    values = generator_names(name)
+    assert values
+    assert not clashes(values, tuple(f for other, f in FILES.items() if other != name))
+    assert not clashes([v for other in FILES if other != name for v in generator_names(other)], (FILES[name],))
+    earlier = [v for other in list(FILES)[: list(FILES).index(name)] for v in generator_names(other)]
+    words = {v.lower() for v in values}
+    assert not [v for v in earlier if v.lower() in words]
+    joined = " ".join(earlier).lower()
+    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", joined)]
+    return values

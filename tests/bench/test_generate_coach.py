@@ -12,28 +12,19 @@ from collections import Counter
 from datetime import date
 
 from bench.retrieval import bench, harness, holdout
-from bench.retrieval import generate as gen_mnemo
-from bench.retrieval import generate_assistant as gen_assistant
-from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_coach as gen
-from bench.retrieval import generate_dev as gen_dev
-from bench.retrieval import generate_family as gen_family
-from bench.retrieval import generate_life as gen_life
-from bench.retrieval import generate_notes as gen_notes
-from bench.retrieval import generate_team as gen_team
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
+    assert_names_apart,
     assert_questions_as_designed,
     assert_the_seed_gives_the_committed_file,
     template_pattern,
     turns_by_id,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_assistant import RETRIEVAL
 from tests.bench.test_generate_team import _fake_result
 
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "family.json",
-          "dev.json")  # fmt: skip
 #: a measurement's value in its turn: a number not part of a word ("1RM", "5k"), with its unit if any
 VALUE = re.compile(r"(?<![\w.])\d[\d,.:/]*(?![\w])(?: (?:kg|bpm|km|hours|steps|mg|micrograms)\b)?")
 
@@ -282,31 +273,7 @@ def test_its_names_are_not_in_the_other_data_sets():
     """Both ways: this set's clients, partners, physios, doctors, gyms and places (races, routes) are
     in none of the eight other data sets (nor their generators' lists), and theirs are not in this
     one."""
-    values = [*gen.CLIENTS, *gen.FIRST, *gen.LAST, *gen.GYMS, *gen.PLACES]
-    assert not clashes(values, OTHERS)
-    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
-    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
-    for g in (gen_assistant, gen_notes):
-        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
-        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
-    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
-    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
-    theirs += [o[0] for o in gen_team.OFFICES]
-    theirs += [*gen_life.NAMES, *gen_life.FEMALE, *gen_life.MALE, *gen_life.PET_NAMES, *gen_life.TOWNS]
-    theirs += [*(e[0] for e in gen_life.EMPLOYERS), *(d[0] for d in gen_life.DESTINATIONS)]
-    theirs += [*(b[0] for b in gen_life.BOOKS), *(b[1] for b in gen_life.BOOKS)]
-    f = gen_family
-    titles = ("Mrs ", "Mr ", "Ms ", "Miss ", "Dr ", "Grandpa ", "Nana ")
-    bare = [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in (*f.ELDERS, *f.TEACHERS)]
-    theirs += [*f.ADULTS, *f.KIDS, *bare, *f.SCHOOLS, *f.FRIENDS, *f.CLEANERS, *f.PLUMBERS, *f.PET_NAMES]
-    theirs += [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in f.DOCTORS]
-    theirs += [*(e[0] for e in f.EMPLOYERS), *f.TOWNS, *(d[0] for d in f.DESTINATIONS), *f.VENUES, *f.CARS]
-    d = gen_dev
-    theirs += [*d.DEVELOPERS, *d.FIRST, *d.LAST, *(c[0] for c in d.COMPANIES), *(p for p, _ in d.PROJECT_NAMES)]
-    assert not clashes(theirs, ("coach.json",))
-    words = {v.lower() for v in values}
-    assert not [v for v in theirs if v.lower() in words]
-    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+    assert_names_apart("coach")
 
 
 def test_the_loaders_read_it():

@@ -9,27 +9,19 @@ import re
 from collections import Counter
 
 from bench.retrieval import bench, harness, holdout
-from bench.retrieval import generate as gen_mnemo
-from bench.retrieval import generate_assistant as gen_assistant
-from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_family as gen
-from bench.retrieval import generate_life as gen_life
-from bench.retrieval import generate_notes as gen_notes
-from bench.retrieval import generate_team as gen_team
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
+    assert_names_apart,
     assert_questions_as_designed,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
     template_pattern,
     turns_by_id,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_assistant import RETRIEVAL
 from tests.bench.test_generate_team import _fake_result
-
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "life.json", "dev.json",
-          "coach.json")  # fmt: skip
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -181,36 +173,12 @@ def test_assistant_only_suggestions_are_never_taken_up():
         assert sum(venue in t["text"] for t in turns) == 1
 
 
-def _bare(values: list[str]) -> list[str]:
-    """People's names without their titles ("Mrs Gorringe" as "Gorringe", "Grandpa Albion" as "Albion")."""
-    titles = ("Mrs ", "Mr ", "Ms ", "Miss ", "Dr ", "Grandpa ", "Nana ")
-    return [next((v.removeprefix(t) for t in titles if v.startswith(t)), v) for v in values]
-
-
 def test_its_names_and_places_are_not_in_the_other_data_sets():
     """Both ways: this set's members, teachers, schools, friends, doctors, cleaners, plumbers, pets,
     employers, towns, destinations, venues and cars are in none of the six other data sets (nor
     their generators' lists), and theirs are not in this one; the eighth (dev.json) came later and is
     checked here too."""
-    values = [*gen.ADULTS, *gen.KIDS, *_bare(gen.ELDERS), *_bare(gen.TEACHERS), *gen.SCHOOLS, *gen.FRIENDS]
-    values += [*_bare(gen.DOCTORS), *gen.CLEANERS, *gen.PLUMBERS, *gen.PET_NAMES, *(e[0] for e in gen.EMPLOYERS)]
-    values += [*gen.TOWNS, *(d[0] for d in gen.DESTINATIONS), *gen.VENUES, *gen.CARS]
-    assert not clashes(values, OTHERS)
-    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
-    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
-    for g in (gen_assistant, gen_notes):
-        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
-        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
-    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
-    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
-    theirs += [o[0] for o in gen_team.OFFICES]
-    theirs += [*gen_life.NAMES, *gen_life.FEMALE, *gen_life.MALE, *gen_life.PET_NAMES, *gen_life.TOWNS]
-    theirs += [*(e[0] for e in gen_life.EMPLOYERS), *(d[0] for d in gen_life.DESTINATIONS)]
-    theirs += [*(b[0] for b in gen_life.BOOKS), *(b[1] for b in gen_life.BOOKS)]
-    assert not clashes(theirs, ("family.json",))
-    words = {v.lower() for v in values}
-    assert not [v for v in theirs if v.lower() in words]
-    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+    assert_names_apart("family")
 
 
 def test_the_loaders_read_it():

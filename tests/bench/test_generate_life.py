@@ -10,23 +10,16 @@ import statistics
 from collections import Counter
 
 from bench.retrieval import bench, harness, holdout
-from bench.retrieval import generate as gen_mnemo
-from bench.retrieval import generate_assistant as gen_assistant
-from bench.retrieval import generate_chat as gen_chat
 from bench.retrieval import generate_life as gen
-from bench.retrieval import generate_notes as gen_notes
-from bench.retrieval import generate_team as gen_team
 from tests.bench.datasets import (
     assert_half_in_the_turns_words,
+    assert_names_apart,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
     template_pattern,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_assistant import RETRIEVAL
 from tests.bench.test_generate_team import _fake_result
-
-OTHERS = ("conversations.json", "chat.json", "assistant.json", "notes.json", "team.json", "family.json", "dev.json",
-          "coach.json")  # fmt: skip
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -146,21 +139,7 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
     authors are in none of the five other data sets (nor their generators' lists), and theirs are
     not in this one; the seventh (family.json) and the eighth (dev.json) came later and are checked
     here too."""
-    values = [*gen.NAMES, *gen.FEMALE, *gen.MALE, *gen.PET_NAMES, *(e[0] for e in gen.EMPLOYERS), *gen.TOWNS]
-    values += [*(d[0] for d in gen.DESTINATIONS), *(b[0] for b in gen.BOOKS), *(b[1] for b in gen.BOOKS)]
-    assert not clashes(values, OTHERS)
-    theirs = [*(v[0] if isinstance(v, tuple) else v for v in (*gen_mnemo.NAMES, *gen_mnemo.CITIES))]
-    theirs += [*gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES, *gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
-    for g in (gen_assistant, gen_notes):
-        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
-        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
-    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
-    theirs += [*gen_team.NAMES, *gen_team.CODENAMES, *gen_team.VENDORS, *(c for c, _ in gen_team.CUSTOMERS)]
-    theirs += [o[0] for o in gen_team.OFFICES]
-    assert not clashes(theirs, ("life.json",))
-    words = {v.lower() for v in values}
-    assert not [v for v in theirs if v.lower() in words]
-    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+    assert_names_apart("life")
 
 
 def test_the_loaders_read_it():

@@ -8,17 +8,14 @@ import re
 from collections import Counter
 
 from bench.retrieval import bench, harness, holdout
-from bench.retrieval import generate as gen_mnemo
-from bench.retrieval import generate_assistant as gen_assistant
-from bench.retrieval import generate_chat as gen_chat
-from bench.retrieval import generate_notes as gen_notes
 from bench.retrieval import generate_team as gen
 from tests.bench.datasets import (
     assert_half_in_the_turns_words,
+    assert_names_apart,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL, clashes
+from tests.bench.test_generate_assistant import RETRIEVAL
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -112,38 +109,11 @@ def test_other_projects_attributes_are_stated_for_another_project_only():
         assert any(_states(t, attribute, p) for t in mine for p in others), q
 
 
-def _names(values: list) -> list[str]:
-    return [v[0] if isinstance(v, tuple) else v for v in values]
-
-
 def test_its_names_and_places_are_not_in_the_other_data_sets():
     """Both ways: this set's names, codenames, vendors, customers and offices are in none of the
     four other data sets (nor in their generators' lists), and theirs are not in this one (life.json,
     family.json and dev.json came later and are checked too)."""
-    values = [*gen.NAMES, *gen.CODENAMES, *gen.VENDORS, *_names(gen.CUSTOMERS), *_names(gen.OFFICES)]
-    assert not clashes(
-        values,
-        (
-            "conversations.json",
-            "chat.json",
-            "assistant.json",
-            "notes.json",
-            "life.json",
-            "family.json",
-            "dev.json",
-            "coach.json",
-        ),
-    )
-    theirs = [*_names(gen_mnemo.NAMES), *_names(gen_mnemo.CITIES), *gen_mnemo.PET_NAMES, *gen_mnemo.RELATIVE_NAMES]
-    theirs += [*gen_mnemo.BANDS, *gen_mnemo.BOOKS, *gen_chat.NAMES]
-    for g in (gen_assistant, gen_notes):
-        theirs += [*g.NAMES, *g.OTHERS, *g.CITIES, *g.EMPLOYERS, *g.DESTINATIONS]
-        theirs += [name for _, name in (*g.PETS, *g.CHILDREN)]
-    theirs += [*gen_assistant.CARS, *gen_notes.PARTNERS, *gen_notes.SCHOOLS]
-    assert not clashes(theirs, ("team.json",))
-    words = {v.lower() for v in values}
-    assert not [v for v in theirs if v.lower() in words]
-    assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", " ".join(theirs).lower())]
+    assert_names_apart("team")
 
 
 def test_the_loaders_read_it():
