@@ -188,3 +188,44 @@ def assert_names_apart(name: str) -> list[str]:
     joined = " ".join(earlier).lower()
     assert not [v for v in values if re.search(r"\b" + re.escape(v.lower()) + r"\b", joined)]
     return values
+
+
+def fake_holdout_result(name: str) -> dict[str, Any]:
+    """A made-up result of the shape holdout.evaluate writes for set ``name`` (no search: the numbers
+    are invented)."""
+    from bench.retrieval import holdout
+
+    row = {"r5": 0.5, "r10": 0.75, "mrr": 0.5, "n": 2}
+    mode = {
+        "table": {"single-hop": row, "all": row},
+        "table_at_floor": {"single-hop": row, "all": row},
+        "silence_rate": 0.0,
+        "silence_by_kind": {"never said": 0.0},
+        "false_empty_rate": 0.0,
+    }
+    head = {"conversations": 8, "turns": 10, "questions": 3, "answerable": 2, "floor": 0.01, "common_share": 0.02}
+    return {"dataset": name, **head, **{m: mode for m in holdout.MODES}}
+
+
+def assert_the_loaders_read_it(name: str) -> None:
+    """harness finds set ``name`` by its short name and stores a turn as "Speaker: text"; holdout.py
+    reads it into a section of its own (retrieval_<name>); every conversation has questions."""
+    from bench.retrieval import harness, holdout
+
+    assert harness.DATASETS[name] == RETRIEVAL / FILES[name]
+    data = harness.dataset(name)
+    turn = data["conversations"][0]["sessions"][0]["turns"][0]
+    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
+    assert holdout.SECTIONS[name] == f"retrieval_{name}"
+    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+
+
+def assert_the_report_renders_it_only_once_read(name: str, heading: str) -> None:
+    """With no results file holding retrieval_<name> the report renders nothing for it; once one
+    does, its section starts with ``heading`` and has issue 26's bars."""
+    from bench.retrieval import bench
+
+    assert not any(heading in line for line in bench.render_sections({}))
+    lines = bench.render_sections({f"retrieval_{name}": fake_holdout_result(name)})
+    assert lines[0].startswith(heading)
+    assert any(line.startswith("Issue 26's bars on this set") for line in lines)

@@ -11,19 +11,18 @@ import re
 from collections import Counter
 from datetime import date
 
-from bench.retrieval import bench, harness, holdout
 from bench.retrieval import generate_coach as gen
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
     assert_names_apart,
     assert_questions_as_designed,
+    assert_the_loaders_read_it,
+    assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     template_pattern,
     turns_by_id,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL
-from tests.bench.test_generate_team import _fake_result
 
 #: a measurement's value in its turn: a number not part of a word ("1RM", "5k"), with its unit if any
 VALUE = re.compile(r"(?<![\w.])\d[\d,.:/]*(?![\w])(?: (?:kg|bpm|km|hours|steps|mg|micrograms)\b)?")
@@ -280,18 +279,12 @@ def test_the_loaders_read_it():
     """harness stores a turn as "Speaker: text" (the coach's as "Coach: text"); holdout.py reads it
     with --dataset coach into a section of its own (retrieval_coach), and features.py takes it by
     name."""
-    assert harness.DATASETS["coach"] == RETRIEVAL / "coach.json"
-    data = harness.dataset("coach")
-    turn = data["conversations"][0]["sessions"][0]["turns"][0]
-    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
-    assert holdout.SECTIONS["coach"] == "retrieval_coach"
-    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+    assert_the_loaders_read_it("coach")
 
 
 def test_the_report_renders_it_only_once_read():
     """No results file holds retrieval_coach (it is unread): the report renders nothing for it; once
     one does, its section has a heading of its own and issue 26's bars."""
-    assert not any("ninth data set" in line for line in bench.render_sections({}))
-    lines = bench.render_sections({"retrieval_coach": _fake_result() | {"dataset": "coach"}})
-    assert lines[0].startswith("### Retrieval on the ninth data set: a fitness coach's clients")
-    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+    assert_the_report_renders_it_only_once_read(
+        "coach", "### Retrieval on the ninth data set: a fitness coach's clients"
+    )

@@ -9,20 +9,19 @@ judge a candidate rule registered before it is read)."""
 import re
 from collections import Counter
 
-from bench.retrieval import bench, harness, holdout
 from bench.retrieval import generate_dev as gen
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
     assert_names_apart,
     assert_questions_as_designed,
+    assert_the_loaders_read_it,
+    assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
     template_pattern,
     turns_by_id,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL
-from tests.bench.test_generate_team import _fake_result
 
 PROJECTS = [name for name, _ in gen.PROJECT_NAMES]
 
@@ -242,18 +241,12 @@ def test_the_loaders_read_it():
     """harness stores a turn as "Speaker: text" (the assistant's as "Assistant: text"); holdout.py
     reads it with --dataset dev into a section of its own (retrieval_dev), and features.py takes it
     by name."""
-    assert harness.DATASETS["dev"] == RETRIEVAL / "dev.json"
-    data = harness.dataset("dev")
-    turn = data["conversations"][0]["sessions"][0]["turns"][0]
-    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
-    assert holdout.SECTIONS["dev"] == "retrieval_dev"
-    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+    assert_the_loaders_read_it("dev")
 
 
 def test_the_report_renders_it_only_once_read():
     """No results file holds retrieval_dev (it is unread): the report renders nothing for it; once
     one does, its section has a heading of its own and issue 26's bars."""
-    assert not any("eighth data set" in line for line in bench.render_sections({}))
-    lines = bench.render_sections({"retrieval_dev": _fake_result() | {"dataset": "dev"}})
-    assert lines[0].startswith("### Retrieval on the eighth data set: a developer's coding assistant")
-    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+    assert_the_report_renders_it_only_once_read(
+        "dev", "### Retrieval on the eighth data set: a developer's coding assistant"
+    )

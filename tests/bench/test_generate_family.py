@@ -8,20 +8,19 @@ it (it was read once, by bench/retrieval/holdout.py, to judge a candidate rule).
 import re
 from collections import Counter
 
-from bench.retrieval import bench, harness, holdout
 from bench.retrieval import generate_family as gen
 from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
     assert_names_apart,
     assert_questions_as_designed,
+    assert_the_loaders_read_it,
+    assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
     template_pattern,
     turns_by_id,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL
-from tests.bench.test_generate_team import _fake_result
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -185,18 +184,12 @@ def test_the_loaders_read_it():
     """harness stores a turn as "Speaker: text" (the assistant's as "Assistant: text"); holdout.py
     reads it with --dataset family into a section of its own (retrieval_family), and features.py
     takes it by name."""
-    assert harness.DATASETS["family"] == RETRIEVAL / "family.json"
-    data = harness.dataset("family")
-    turn = data["conversations"][0]["sessions"][0]["turns"][0]
-    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
-    assert holdout.SECTIONS["family"] == "retrieval_family"
-    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+    assert_the_loaders_read_it("family")
 
 
 def test_the_report_renders_it_only_once_read():
     """No results file holds retrieval_family yet: the report renders nothing for it; once one does,
     its section has a heading of its own and issue 26's bars."""
-    assert not any("seventh data set" in line for line in bench.render_sections({}))
-    lines = bench.render_sections({"retrieval_family": _fake_result() | {"dataset": "family"}})
-    assert lines[0].startswith("### Retrieval on the seventh data set: a household assistant")
-    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+    assert_the_report_renders_it_only_once_read(
+        "family", "### Retrieval on the seventh data set: a household assistant"
+    )

@@ -9,17 +9,17 @@ import re
 import statistics
 from collections import Counter
 
-from bench.retrieval import bench, harness, holdout
 from bench.retrieval import generate_life as gen
+from bench.retrieval import holdout
 from tests.bench.datasets import (
     assert_half_in_the_turns_words,
     assert_names_apart,
+    assert_the_loaders_read_it,
+    assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
     template_pattern,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL
-from tests.bench.test_generate_team import _fake_result
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -145,18 +145,10 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
 def test_the_loaders_read_it():
     """harness stores a turn as "Speaker: text"; holdout.py reads it with --dataset life into a
     section of its own (retrieval_life), and features.py takes it by name."""
-    assert harness.DATASETS["life"] == RETRIEVAL / "life.json"
-    data = harness.dataset("life")
-    turn = data["conversations"][0]["sessions"][0]["turns"][0]
-    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
-    assert holdout.SECTIONS["life"] == "retrieval_life"
-    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
+    assert_the_loaders_read_it("life")
 
 
 def test_the_report_renders_it_only_once_read():
     """No results file holds retrieval_life yet: the report renders nothing for it; once one does,
     its section has a heading of its own and issue 26's bars."""
-    assert not any("sixth data set" in line for line in bench.render_sections({}))
-    lines = bench.render_sections({"retrieval_life": _fake_result() | {"dataset": "life"}})
-    assert lines[0].startswith("### Retrieval on the sixth data set: two friends' long chats")
-    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+    assert_the_report_renders_it_only_once_read("life", "### Retrieval on the sixth data set: two friends' long chats")

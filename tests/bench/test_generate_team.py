@@ -7,15 +7,16 @@ search choice is judged on it)."""
 import re
 from collections import Counter
 
-from bench.retrieval import bench, harness, holdout
 from bench.retrieval import generate_team as gen
+from bench.retrieval import holdout
 from tests.bench.datasets import (
     assert_half_in_the_turns_words,
     assert_names_apart,
+    assert_the_loaders_read_it,
+    assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
 )
-from tests.bench.test_generate_assistant import RETRIEVAL
 
 
 def test_the_same_seed_gives_the_committed_file():
@@ -119,32 +120,10 @@ def test_its_names_and_places_are_not_in_the_other_data_sets():
 def test_the_loaders_read_it():
     """harness stores a turn as "Speaker: text"; holdout.py reads it with --dataset team into a
     section of its own (retrieval_team), and features.py takes it by name."""
-    assert harness.DATASETS["team"] == RETRIEVAL / "team.json"
-    data = harness.dataset("team")
-    turn = data["conversations"][0]["sessions"][0]["turns"][0]
-    assert harness.turn_text(turn) == f"{turn['speaker']}: {turn['text']}"
-    assert holdout.SECTIONS["team"] == "retrieval_team"
-    assert {q["conversation"] for q in data["questions"]} == {c["id"] for c in data["conversations"]}
-
-
-def _fake_result() -> dict:
-    """A made-up result of the shape holdout.evaluate writes (no search: the numbers are invented)."""
-    row = {"r5": 0.5, "r10": 0.75, "mrr": 0.5, "n": 2}
-    mode = {
-        "table": {"single-hop": row, "all": row},
-        "table_at_floor": {"single-hop": row, "all": row},
-        "silence_rate": 0.0,
-        "silence_by_kind": {"never said": 0.0},
-        "false_empty_rate": 0.0,
-    }
-    head = {"conversations": 8, "turns": 10, "questions": 3, "answerable": 2, "floor": 0.01, "common_share": 0.02}
-    return {"dataset": "team", **head, **{m: mode for m in holdout.MODES}}
+    assert_the_loaders_read_it("team")
 
 
 def test_the_report_renders_it_only_once_read():
     """No results file holds retrieval_team yet: the report renders nothing for it; once one does,
     its section has a heading of its own and issue 26's bars."""
-    assert not any("fifth data set" in line for line in bench.render_sections({}))
-    lines = bench.render_sections({"retrieval_team": _fake_result()})
-    assert lines[0].startswith("### Retrieval on the fifth data set: work teams' channels")
-    assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+    assert_the_report_renders_it_only_once_read("team", "### Retrieval on the fifth data set: work teams' channels")
