@@ -229,3 +229,34 @@ def assert_the_report_renders_it_only_once_read(name: str, heading: str) -> None
     lines = bench.render_sections({f"retrieval_{name}": fake_holdout_result(name)})
     assert lines[0].startswith(heading)
     assert any(line.startswith("Issue 26's bars on this set") for line in lines)
+
+
+def word_pattern(term: str) -> re.Pattern:
+    """``term`` as a whole word (a hyphen binds: "pre-commit" is not "commit"), any case."""
+    return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE)
+
+
+def template_index(question: str, table: Sequence[Sequence[str]]) -> int:
+    """The one row of ``table`` whose first or second template wrote ``question``."""
+    (index,) = {i for i, row in enumerate(table) for v in row[:2] if template_pattern(v).match(question)}
+    return index
+
+
+def said_nowhere(conversation: dict[str, Any], terms: Sequence[str]) -> bool:
+    """No turn of the conversation, anyone's, holds any of ``terms`` as a word."""
+    return not any(
+        word_pattern(x).search(t["text"]) for s in conversation["sessions"] for t in s["turns"] for x in terms
+    )
+
+
+def assert_never_said_terms_are_nowhere(gen: ModuleType) -> None:
+    """Each "never said" question (rows of ``gen.NEVER_SAID``: two wordings, then its key terms)
+    holds one of its key terms, and no turn of its conversation holds any."""
+    data = gen.generate()
+    conv = {c["id"]: c for c in data["conversations"]}
+    asked = [q for q in data["questions"] if q.get("never") == "never said"]
+    assert len(asked) == gen.NEVER_KINDS["never said"] * gen.CONVERSATIONS
+    for q in asked:
+        terms = gen.NEVER_SAID[template_index(q["question"], gen.NEVER_SAID)][2]
+        assert any(word_pattern(term).search(q["question"]) for term in terms), q
+        assert said_nowhere(conv[q["conversation"]], terms), q

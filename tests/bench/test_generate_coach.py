@@ -16,20 +16,20 @@ from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
     assert_names_apart,
+    assert_never_said_terms_are_nowhere,
     assert_questions_as_designed,
     assert_the_loaders_read_it,
     assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
+    said_nowhere,
+    template_index,
     template_pattern,
     turns_by_id,
+    word_pattern,
 )
 
 #: a measurement's value in its turn: a number not part of a word ("1RM", "5k"), with its unit if any
 VALUE = re.compile(r"(?<![\w.])\d[\d,.:/]*(?![\w])(?: (?:kg|bpm|km|hours|steps|mg|micrograms)\b)?")
-
-
-def _word(term: str) -> re.Pattern:
-    return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE)
 
 
 def _value(text: str) -> str:
@@ -204,26 +204,10 @@ def test_half_of_each_type_is_in_the_turns_words():
     assert_half_in_the_turns_words(gen.generate(), _pairs())
 
 
-def _template(question: str, table: list[tuple[str, ...]]) -> int:
-    (index,) = {i for i, row in enumerate(table) for v in row[:2] if template_pattern(v).match(question)}
-    return index
-
-
-def _said_nowhere(conversation: dict, terms: tuple[str, ...]) -> bool:
-    return not any(_word(x).search(t["text"]) for s in conversation["sessions"] for t in s["turns"] for x in terms)
-
-
 def test_never_said_terms_are_nowhere_in_the_conversation():
     """A "never said" question's key terms (in either wording) are in no turn of its conversation,
     the client's or the coach's."""
-    data = gen.generate()
-    conv = {c["id"]: c for c in data["conversations"]}
-    asked = [q for q in data["questions"] if q.get("never") == "never said"]
-    assert len(asked) == gen.NEVER_KINDS["never said"] * gen.CONVERSATIONS
-    for q in asked:
-        terms = gen.NEVER_SAID[_template(q["question"], gen.NEVER_SAID)][2]
-        assert any(_word(term).search(q["question"]) for term in terms), q
-        assert _said_nowhere(conv[q["conversation"]], terms), q
+    assert_never_said_terms_are_nowhere(gen)
 
 
 def test_other_metrics_are_near_a_measurement_never_given():
@@ -237,11 +221,11 @@ def test_other_metrics_are_near_a_measurement_never_given():
     assert len(asked) == gen.NEVER_KINDS["other metric"] * gen.CONVERSATIONS
     others = [spec["other"] for spec in gen.METRICS.values()]
     for q in asked:
-        m = list(gen.METRICS)[_template(q["question"], others)]
+        m = list(gen.METRICS)[template_index(q["question"], others)]
         assert (q["conversation"], m) in histories, q
         terms = gen.METRICS[m]["other"][2]
-        assert any(_word(term).search(q["question"]) for term in terms), q
-        assert _said_nowhere(conv[q["conversation"]], terms), q
+        assert any(word_pattern(term).search(q["question"]) for term in terms), q
+        assert said_nowhere(conv[q["conversation"]], terms), q
 
 
 def test_coach_only_suggestions_are_never_taken_up():
@@ -252,9 +236,9 @@ def test_coach_only_suggestions_are_never_taken_up():
     asked = [q for q in data["questions"] if q.get("never") == "coach only"]
     assert len(asked) == gen.NEVER_KINDS["coach only"] * gen.CONVERSATIONS
     for q in asked:
-        mark, suggestion, _ = gen.SUGGESTIONS[_template(q["question"], [s[2] for s in gen.SUGGESTIONS])]
+        mark, suggestion, _ = gen.SUGGESTIONS[template_index(q["question"], [s[2] for s in gen.SUGGESTIONS])]
         turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
-        (i,) = [i for i, t in enumerate(turns) if _word(mark).search(t["text"])]
+        (i,) = [i for i, t in enumerate(turns) if word_pattern(mark).search(t["text"])]
         assert turns[i]["speaker"] == gen.ASSISTANT and turns[i]["text"] == suggestion, q
         assert turns[i + 1]["speaker"] != gen.ASSISTANT and turns[i + 1]["text"] in gen.DECLINES
 

@@ -14,20 +14,19 @@ from tests.bench.datasets import (
     assert_evidence_is_said_by_a_user,
     assert_half_in_the_turns_words,
     assert_names_apart,
+    assert_never_said_terms_are_nowhere,
     assert_questions_as_designed,
     assert_the_loaders_read_it,
     assert_the_report_renders_it_only_once_read,
     assert_the_seed_gives_the_committed_file,
     assert_updates_point_at_the_later_turn,
+    template_index,
     template_pattern,
     turns_by_id,
+    word_pattern,
 )
 
 PROJECTS = [name for name, _ in gen.PROJECT_NAMES]
-
-
-def _word(term: str) -> re.Pattern:
-    return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE)
 
 
 def _projects_in(text: str) -> set[str]:
@@ -165,24 +164,10 @@ def test_identifiers_are_asked_verbatim():
     assert {q["type"] for q in verbatim} >= {"single-hop", "temporal"}
 
 
-def _template(question: str, table: list[tuple[str, ...]]) -> int:
-    (index,) = {i for i, row in enumerate(table) for v in row[:2] if template_pattern(v).match(question)}
-    return index
-
-
 def test_never_said_terms_are_nowhere_in_the_conversation():
     """A "never said" question's key terms (in either wording) are in no turn of its conversation,
     the developer's or the assistant's."""
-    data = gen.generate()
-    conv = {c["id"]: c for c in data["conversations"]}
-    asked = [q for q in data["questions"] if q.get("never") == "never said"]
-    assert len(asked) == gen.NEVER_KINDS["never said"] * gen.CONVERSATIONS
-    for q in asked:
-        terms = gen.NEVER_SAID[_template(q["question"], gen.NEVER_SAID)][2]
-        assert any(_word(term).search(q["question"]) for term in terms), q
-        for s in conv[q["conversation"]]["sessions"]:
-            for t in s["turns"]:
-                assert not any(_word(term).search(t["text"]) for term in terms), (q, t)
+    assert_never_said_terms_are_nowhere(gen)
 
 
 def test_other_projects_extras_are_the_other_projects_only():
@@ -197,13 +182,13 @@ def test_other_projects_extras_are_the_other_projects_only():
     extras = [v[3] for v in gen.EXTRAS.values()]
     marks = [v[2] for v in gen.EXTRAS.values()]
     for q in asked:
-        mark = marks[_template(q["question"], extras)]
+        mark = marks[template_index(q["question"], extras)]
         (who,) = _projects_in(q["question"])
         turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
-        said = [t for t in turns if t["speaker"] != gen.ASSISTANT and _word(mark).search(t["text"])]
+        said = [t for t in turns if t["speaker"] != gen.ASSISTANT and word_pattern(mark).search(t["text"])]
         assert said, q
         for t in turns:
-            assert not (_word(mark).search(t["text"]) and who in _projects_in(t["text"])), (q, t)
+            assert not (word_pattern(mark).search(t["text"]) and who in _projects_in(t["text"])), (q, t)
 
 
 def test_assistant_only_suggestions_are_never_taken_up():
@@ -214,9 +199,9 @@ def test_assistant_only_suggestions_are_never_taken_up():
     asked = [q for q in data["questions"] if q.get("never") == "assistant only"]
     assert len(asked) == gen.NEVER_KINDS["assistant only"] * gen.CONVERSATIONS
     for q in asked:
-        mark, suggestion, _ = gen.SUGGESTIONS[_template(q["question"], [s[2] for s in gen.SUGGESTIONS])]
+        mark, suggestion, _ = gen.SUGGESTIONS[template_index(q["question"], [s[2] for s in gen.SUGGESTIONS])]
         turns = [t for s in conv[q["conversation"]]["sessions"] for t in s["turns"]]
-        (i,) = [i for i, t in enumerate(turns) if _word(mark).search(t["text"])]
+        (i,) = [i for i, t in enumerate(turns) if word_pattern(mark).search(t["text"])]
         assert turns[i]["speaker"] == gen.ASSISTANT and template_pattern(suggestion).match(turns[i]["text"]), q
         assert _projects_in(turns[i]["text"]) == _projects_in(q["question"]), q
         assert turns[i + 1]["speaker"] != gen.ASSISTANT and turns[i + 1]["text"] in gen.DECLINES
