@@ -65,7 +65,7 @@ def _top(client, query, mode="hybrid"):
 @pytest.mark.django_db
 @pytest.mark.parametrize("cities", [("Paris", "Berlin"), ("Berlin", "Paris")])
 def test_a_question_about_the_present_gets_the_later_statement_first(token_client, user, cities):
-    # The two statements alone: the newer is 1 in storage rank, the older 0 (the weight's whole span;
+    # The two statements alone, undated: the newer is 1 in time rank, the older 0 (the weight's whole span;
     # among many candidates two statements are further apart the more was said between them).
     _store(user, [f"Ana lives in {city}." for city in cities], filler=False)
     later = cities[1]
@@ -93,8 +93,9 @@ def test_without_the_cue_or_the_setting_content_alone_decides(token_client, user
 
 @pytest.mark.django_db
 def test_the_cued_order_and_score_follow_the_documented_ranking(token_client, user):
-    """hybrid_ranking with the storage rank (0 for the oldest candidate, 1 for the newest, times the
-    weight), and the calibrated score of that value: every memory is a candidate here."""
+    """hybrid_ranking with the time rank (undated memories: their storage order; 0 for the oldest
+    candidate, 1 for the newest, times the weight), and the calibrated score of that value: every
+    memory is a candidate here."""
     namespace = _store(user, ["Ana lives in Paris.", "Ana works at a bakery.", "Ana lives in Berlin."])
     results = _top(token_client, "Where does Ana live now?")
     assert len(results) == Memory.objects.filter(namespace=namespace).count() == 5
