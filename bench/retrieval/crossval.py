@@ -69,11 +69,49 @@ class Question:
         self.present = asks_about_present(raw.get("question", ""))
         #: (namespace size, the query's words' IDF weights, highest first), when features.py dumped them
         self.idf: tuple[int, list[float]] | None = (int(raw["idf"][0]), list(raw["idf"][1])) if raw.get("idf") else None
+        #: per candidate, a key equal for equal texts (load() sets it when the dump holds the texts)
+        self.keys: np.ndarray | None = None
 
 
 def load(path: str) -> list[Question]:
-    raw = json.loads(Path(path).read_text())
-    return [Question(q, raw["dataset"], raw.get("common_share", 0.05)) for q in raw["questions"]]
+    return from_dump(json.loads(Path(path).read_text()))
+
+
+def from_dump(raw: dict[str, Any]) -> list[Question]:
+    """A features.py dump's questions (the file's contents, or features.dump's result)."""
+    qs = [Question(q, raw["dataset"], raw.get("common_share", 0.05)) for q in raw["questions"]]
+    if "texts" in raw:
+        keys: dict[str, int] = {}
+        texts = raw["texts"]
+        for q in qs:
+            q.keys = np.array([keys.setdefault(texts[str(i)], len(keys)) for i in q.ids.tolist()], dtype=np.int64)
+    return qs
+
+
+def distinct(q: Question, ranked: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """``ranked`` with each text once, as search returns it (memories.selectors._DISTINCT): of a
+    text's copies the one with the highest ``value``, then the newest (highest id), at the place of
+    the text's first copy. Copies of one text tie on both arms' evidence, so in effect the newest
+    copy stands where the oldest did. Without the texts (an older dump), ``ranked`` as it is."""
+    if q.keys is None:
+        return ranked
+    best: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for place, i in enumerate(ranked.tolist()):
+        k = int(q.keys[i])
+        first.setdefault(k, place)
+        if k not in best or (value[i], q.ids[i]) > (value[best[k]], q.ids[best[k]]):
+            best[k] = i
+    return np.array([best[k] for k in sorted(best, key=first.__getitem__)], dtype=np.int64)
+
+
+def distinct_arms(qs: list[Question]) -> tuple[dict, dict]:
+    """The vector and keyword modes' tables as they ship since 2026-11-27 (each text once);
+    ``arms`` is the arms' own candidate order, as the screens before then read them."""
+    return (
+        table(qs, [distinct(q, arm_order(q, q.vr), q.cos) for q in qs]),
+        table(qs, [distinct(q, arm_order(q, q.kr), q.cov) for q in qs]),
+    )
 
 
 # ---- rules: a score per candidate (higher first) ----------------------------------------------
@@ -390,7 +428,7 @@ def report(test: list[Question], fitted: dict[str, Any]) -> dict[str, Any]:
     ranked, probs = scored(test, RULES[fitted["rule"]], fitted["calibration"])
     return {
         "fitted": fitted,
-        "arms": arms(test),
+        "arms": distinct_arms(test),
         "table": table(test, ranked),
         "floor": floor_effect(test, ranked, probs, fitted["floor"]),
         "reliability": reliability(test, ranked, probs),
@@ -573,11 +611,18 @@ RULES[SHIPPED_PRESENT] = present_rule(RULES[SHIPPED_NOW], PRESENT_RECENCY)
 SHIPPED_FLOOR = 0.005
 
 
+def shipped_scored(qs: list[Question]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``scored`` with the shipped rule and calibration, each text once as search returns it (a
+    copy scores what its text scores)."""
+    ranked, probs = scored(qs, RULES[SHIPPED_PRESENT], SHIPPED_CALIBRATION)
+    return [distinct(q, idx, RULES[SHIPPED_PRESENT](q)) for q, idx in zip(qs, ranked, strict=True)], probs
+
+
 def holdout(test: list[Question]) -> dict[str, Any]:
     """The shipped rule, calibration and floor on a data set none of them saw, as they ship: no
     fitting of any kind (the true hold-out of issue 26: bench/retrieval/generate_assistant.py)."""
     test = [q for q in test if q.share == SHARE_NOW]
-    ranked, probs = scored(test, RULES[SHIPPED_PRESENT], SHIPPED_CALIBRATION)
+    ranked, probs = shipped_scored(test)
     kept = [int((p[idx[:10]] >= SHIPPED_FLOOR).sum()) for p, idx in zip(probs, ranked, strict=True)]
     return {
         "fitted": {
@@ -586,7 +631,7 @@ def holdout(test: list[Question]) -> dict[str, Any]:
             "calibration": SHIPPED_CALIBRATION,
             "floor": SHIPPED_FLOOR,
         },
-        "arms": arms(test),
+        "arms": distinct_arms(test),
         "table": table(test, ranked),
         "table_at_floor": table(test, ranked, kept),
         "floor": floor_effect(test, ranked, probs, SHIPPED_FLOOR),

@@ -68,35 +68,15 @@ def cache(data_dir: Path, dump: Path) -> Path:
 
 
 class Loaded:
-    """A set's questions, with each one's candidates' vectors and text keys (equal texts, equal
-    keys), by the question object's id."""
+    """A set's questions (each with its candidates' text keys, ``crossval.Question.keys``) and its
+    candidates' vectors, by the question object's id."""
 
     def __init__(self, directory: str, name: str) -> None:
         self.vectors: dict[int, np.ndarray] = {}
         self.questions = cluster.load(directory, name, self.vectors)
         texts = json.loads((Path(directory) / f"f-{name}.json").read_text())["texts"]
-        keys: dict[str, int] = {}
-        self.keys = {
-            id(q): np.array([keys.setdefault(texts[str(i)], len(keys)) for i in q.ids.tolist()], dtype=np.int64)
-            for q in self.questions
-        }
         #: the share of the candidates' distinct ids whose text another candidate id also has
-        self.copies = 1 - len(keys) / max(len(texts), 1)
-
-
-def distinct(q: cv.Question, keys: np.ndarray, ranked: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """``ranked`` with each text once: of a text's copies, the one with the highest ``value``, then
-    the newest (highest id: the latest telling of the fact), at the place of the text's first copy
-    in ``ranked``. Copies of one text tie on both arms' evidence, so in effect the newest copy
-    stands where the oldest did."""
-    best: dict[int, int] = {}
-    first: dict[int, int] = {}
-    for place, i in enumerate(ranked.tolist()):
-        k = int(keys[i])
-        first.setdefault(k, place)
-        if k not in best or (value[i], q.ids[i]) > (value[best[k]], q.ids[best[k]]):
-            best[k] = i
-    return np.array([best[k] for k in sorted(best, key=first.__getitem__)], dtype=np.int64)
+        self.copies = 1 - len(set(texts.values())) / max(len(texts), 1)
 
 
 def shipped(data: Loaded) -> Ranker:
@@ -106,7 +86,7 @@ def shipped(data: Loaded) -> Ranker:
 def distinct_texts(data: Loaded) -> Ranker:
     def ranked(q: cv.Question) -> np.ndarray:
         z = SHIPPED(q)
-        return distinct(q, data.keys[id(q)], cv.order(q, z), z)
+        return cv.distinct(q, cv.order(q, z), z)
 
     return ranked
 
@@ -167,13 +147,7 @@ def rankers(data: Loaded) -> dict[str, Ranker]:
 
 def arm_tables(data: Loaded, collapse: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """The vector and keyword modes' tables, as they ship or with distinct texts."""
-    qs = data.questions
-
-    def arm(q: cv.Question, ranks: np.ndarray, value: np.ndarray) -> np.ndarray:
-        order = cv.arm_order(q, ranks)
-        return distinct(q, data.keys[id(q)], order, value) if collapse else order
-
-    return cv.table(qs, [arm(q, q.vr, q.cos) for q in qs]), cv.table(qs, [arm(q, q.kr, q.cov) for q in qs])
+    return cv.distinct_arms(data.questions) if collapse else cv.arms(data.questions)
 
 
 def read(data: Loaded, ranker: Ranker) -> dict[str, Any]:

@@ -385,10 +385,10 @@ def main(argv: list[str] | None = None) -> None:
 
         dumped = features.dump(name)
         Path(args.features).write_text(json.dumps(dumped))
-        qs = [crossval.Question(q, name, dumped["common_share"]) for q in dumped["questions"]]
+        qs = crossval.from_dump(dumped)
         result["numpy_replica"] = crossval.jsonable(crossval.holdout(qs))
         # other floors a caller may pass as min_score: what each costs and silences here (read, not fitted)
-        ranked, probs = crossval.scored(qs, crossval.RULES[crossval.SHIPPED_PRESENT], crossval.SHIPPED_CALIBRATION)
+        ranked, probs = crossval.shipped_scored(qs)
         result["floors"] = [crossval.jsonable(crossval.floor_effect(qs, ranked, probs, f)) for f in OTHER_FLOORS]
         kinds = [q.get("never") for q in harness.dataset(name)["questions"]]
         for entry, f in zip(result["floors"], OTHER_FLOORS, strict=True):
