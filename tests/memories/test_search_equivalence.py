@@ -12,9 +12,14 @@ conversation in another. The queries are that conversation's questions and a few
 What the fixture pins is the search's mechanics (which candidates each arm finds, their cosine
 and coverage, the statement's ranks); the hits' order and scores also follow the fusion rule
 (``_RANKING``, ``CALIBRATION``): a change of that rule records the hits again, on purpose, with
-``MNEMO_RECORD_SEARCH_EQUIVALENCE=1`` (the features part must not move). It moved once, on
+``MNEMO_RECORD_SEARCH_EQUIVALENCE=1`` (the features part must not move). It moved twice, on
 purpose: when ties at the candidate cut were broken by id, 17 searches whose cut fell inside a
-tie of equal texts kept lower ids of the same texts, with the same cosines (bench/NOTES.md).
+tie of equal texts kept lower ids of the same texts, with the same cosines (bench/NOTES.md); and
+when search began returning each text once (2026-11-27), the hits of 264 of the 350 searches:
+190 of the corpus's 300 turns share their text with another ("Solveig: Oh I totally get that."
+six times), and every new list was checked against the old one before it was recorded
+(features identical; no text twice; the old list's texts in the same order with the same score,
+cosine and coverage, each at its newest copy among them).
 """
 
 from __future__ import annotations
