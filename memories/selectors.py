@@ -858,12 +858,12 @@ def _fused(mode: SearchMode) -> str:
 # Each text once in a result list. Remember's default policy (``ask``) stores a fact told again
 # beside the older copy, and copies of one text tie on both arms' evidence, so without this a top 5
 # could be one text five times. Of a text's candidates above the floor, the one with the highest
-# score is kept, then the newest (the latest telling: its tags, metadata and time are the latest);
-# the others are left out before ``limit``. Scores are unchanged. Judged as pre-registered on a
-# ninth data set (bench/retrieval/diversity.py; bench/NOTES.md 2026-11-27, "each text once"). The
-# hybrid statement's ``feat`` carries the text from the row it joins already (``body``): a join
-# back to the table for it cost twice as much (bench/present_cost.py --part distinct); the arms'
-# own modes join.
+# score is kept, then the one stored last (highest id: the latest telling, with its own tags,
+# metadata and time); the others are left out before ``limit``. Scores are unchanged. Judged as
+# pre-registered on a ninth data set (bench/retrieval/diversity.py; bench/NOTES.md 2026-11-27,
+# "each text once"). The hybrid statement's ``feat`` carries the text from the row it joins
+# already (``body``): a join back to the table for it cost twice as much (bench/present_cost.py
+# --part distinct); the arms' own modes join.
 _COPY = "ROW_NUMBER() OVER (PARTITION BY {text} ORDER BY scored.score DESC, scored.id DESC) AS copy"
 _DISTINCT = {
     "hybrid": f"distinct_texts AS (SELECT scored.*, {_COPY.format(text='scored.body')} "
@@ -1020,7 +1020,7 @@ def search_memories(
 ) -> list[SearchHit]:
     """The ``limit`` most relevant live memories in the namespaces, best first, each with a
     score of at least ``min_score``, and each text once (of several memories with one text, the
-    best-scored, then the newest: _DISTINCT).
+    best-scored, then the one stored last: _DISTINCT).
 
     ``score`` is a calibrated relevance in [0, 1] (see :class:`Calibration`): comparable across
     queries, above 0.5 when the memory is more likely relevant than not. ``similarity`` (cosine)
