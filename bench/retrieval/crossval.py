@@ -428,7 +428,7 @@ def report(test: list[Question], fitted: dict[str, Any]) -> dict[str, Any]:
     ranked, probs = scored(test, RULES[fitted["rule"]], fitted["calibration"])
     return {
         "fitted": fitted,
-        "arms": distinct_arms(test),
+        "arms": arms(test),
         "table": table(test, ranked),
         "floor": floor_effect(test, ranked, probs, fitted["floor"]),
         "reliability": reliability(test, ranked, probs),
