@@ -98,7 +98,7 @@ def dump(
     ]
     vectors = embed_texts(texts)
     out = []
-    for q, vector in zip(questions, vectors, strict=True):
+    for q, text, vector in zip(questions, texts, vectors, strict=True):
         ns = namespaces[q["conversation"]]
         rows = selectors.search_features(namespace_ids=[ns], query=q["question"], query_vector=vector, limit=10)
         out.append(
@@ -107,6 +107,8 @@ def dump(
                 "conversation": q["conversation"],
                 "type": q["type"],
                 "question": q["question"],
+                # what the vector arm embedded (the question without its namespace's common words)
+                "embedded": text,
                 "terms": len(selectors.query_terms(q["question"])),
                 # the namespace size and the query's words' IDF weights (rules that adapt per query)
                 "idf": selectors.query_word_weights(namespace_ids=[ns], query=q["question"]),
