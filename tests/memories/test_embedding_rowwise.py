@@ -132,3 +132,47 @@ def test_its_name_and_cache_file_differ_from_the_other_embedders():
     assert f"r{MiniLMRowInt8Embedder.RECIPE}" in MiniLMRowInt8Embedder.name
     assert MiniLMRowInt8Embedder.CACHE_PREFIX != MiniLMDynamicInt8Embedder.CACHE_PREFIX
     assert EMBEDDERS["minilm-int8-rowwise"] == "memories.embedding.MiniLMRowInt8Embedder"
+
+
+# ---- where rowwise is faster: the CPU's VNNI (mnemo_doctor's advice; bench/NOTES.md 2026-11-28) ----
+
+
+def _cpuinfo(tmp_path: Path, flags: str | None) -> Path:
+    lines = ["processor\t: 0", "model name\t: Some CPU"] + ([f"flags\t\t: {flags}"] if flags is not None else [])
+    path = tmp_path / "cpuinfo"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ("fpu sse2 avx2 avx512f avx512_vnni avx512bw", True),
+        ("fpu sse2 avx2 avx_vnni", True),
+        ("fpu sse2 avx2 avx512f avx512bw", False),  # AVX-512 without VNNI (Skylake-SP)
+        ("fpu avx2 xavx512_vnnix", False),  # flags are words, not substrings
+        (None, None),  # no flags line: unknown
+    ],
+)
+def test_cpu_has_vnni_reads_the_flags_line(tmp_path, flags, expected):
+    from memories.embedding import cpu_has_vnni
+
+    assert cpu_has_vnni(_cpuinfo(tmp_path, flags)) is expected
+
+
+def test_cpu_has_vnni_is_unknown_where_there_is_no_cpuinfo(tmp_path):
+    from memories.embedding import cpu_has_vnni
+
+    assert cpu_has_vnni(tmp_path / "missing") is None
+
+
+def test_embedder_advice_names_rowwise_only_where_it_is_faster():
+    from memories.embedding import embedder_advice
+
+    assert "MNEMO_EMBEDDER=minilm-int8-rowwise" in embedder_advice("minilm-int8", True)
+    assert "reembed_memories" in embedder_advice("minilm-int8", True)
+    assert embedder_advice("minilm-int8", False) == ""
+    assert embedder_advice("minilm-int8", None) == ""
+    assert embedder_advice("minilm-int8-rowwise", True) == ""
+    assert "slower here" in embedder_advice("minilm-int8-rowwise", False)
+    assert embedder_advice("minilm-int8-dynamic", True) == ""

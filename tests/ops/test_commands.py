@@ -331,6 +331,19 @@ def test_doctor_says_which_memories_carry_another_models_vectors(ns):
     assert "another model" not in out
 
 
+@pytest.mark.parametrize("vnni", [True, False])
+def test_doctor_says_where_the_rowwise_embedder_is_faster(monkeypatch, vnni):
+    """On a CPU with VNNI the integer embedder is faster with the same retrieval: the doctor's
+    embedder line says so when the default is configured, and says nothing on other CPUs."""
+    from memories import embedding
+
+    monkeypatch.setattr(embedding, "cpu_has_vnni", lambda: vnni)
+    out, _ = run("mnemo_doctor")
+    line = next(x for x in out.splitlines() if "embedder:" in x)
+    assert ("this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise" in line) is vnni
+    assert "Mnemo is healthy" in out
+
+
 def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
     import importlib.util
 

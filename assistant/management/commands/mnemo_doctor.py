@@ -74,7 +74,7 @@ def check_dimensions() -> str:
     wrong = {table: kind for table, kind in types.items() if kind != expected}
     if wrong or len(types) != len(VECTOR_COLUMNS):
         raise RuntimeError(f"embedding columns should be {expected}: {wrong or 'some are missing'}")
-    from memories.embedding import get_embedder
+    from memories.embedding import cpu_has_vnni, embedder_advice, get_embedder
     from memories.ops import other_model_vectors
 
     others = other_model_vectors(get_embedder().name)
@@ -84,7 +84,7 @@ def check_dimensions() -> str:
         if others
         else ""
     )
-    return f"{detail}; columns are {expected}{stale}"
+    return f"{detail}; columns are {expected}{stale}{embedder_advice(settings.MNEMO_EMBEDDER, cpu_has_vnni())}"
 
 
 def check_migrations() -> str:
