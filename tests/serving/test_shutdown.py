@@ -34,9 +34,12 @@ def test_a_signal_to_make_run_stops_web_worker_and_database(tmp_path, signum):
 
 
 def _default_signals() -> None:
-    # Started as a shell or a supervisor starts a command: SIGHUP at its default. A suite run
-    # under nohup would otherwise hand down "ignore SIGHUP", which the command rightly keeps.
+    # Started as a shell or a supervisor starts a command: SIGHUP and SIGINT at their defaults. A
+    # suite run under nohup would otherwise hand down "ignore SIGHUP", and one started in the
+    # background of a shell without job control (`cmd &` in a script) "ignore SIGINT" (Python then
+    # never raises KeyboardInterrupt), which the command rightly keeps.
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _spawn(argv: list[str], data_dir, log, **extra) -> subprocess.Popen:
