@@ -583,6 +583,8 @@ def crossvalidate(every: list[Question], floor_cost: float) -> dict[str, Any]:
 
 #: What ships (memories.selectors: _RANKING["hybrid"], CALIBRATION["hybrid"], MNEMO_SEARCH_MIN_SCORE).
 SHIPPED_NOW = "cos + 0.05 cov + 3 margin + 1.5 cos·√cov"
+#: Its weights (a, m, b) for ``margin_rule``, for screens that vary the cosine it reads.
+SHIPPED_WEIGHTS = (0.05, 3.0, 1.5)
 #: The rule shipped from 2026-11-26 (the margin rule) to 2026-11-27 (b 0.5 -> 1.5, read on family.json).
 SHIPPED_MARGIN = "cos + 0.05 cov + 3 margin + 0.5 cos·√cov"
 SHIPPED_CALIBRATION = (3.249, -1.181, -3.235)

@@ -108,8 +108,9 @@ def mixed(views: Views, mu: float) -> Callable[[cv.Question], np.ndarray]:
     return lambda q: q.cos + mu * np.maximum(views.sent[id(q)] - q.cos, 0)
 
 
-def ranker(views: Views, cosine: Callable[[cv.Question], np.ndarray] | None) -> diversity.Ranker:
-    base = cv.margin_rule(0.05, 3.0, 1.5, cosine=cosine)
+def ranker(cosine: Callable[[cv.Question], np.ndarray]) -> diversity.Ranker:
+    """The shipped rule reading ``cosine`` for the candidates' cosine, each text once."""
+    base = cv.margin_rule(*cv.SHIPPED_WEIGHTS, cosine=cosine)
     rule = cv.present_rule(base, cv.PRESENT_RECENCY)
 
     def ranked(q: cv.Question) -> np.ndarray:
@@ -123,9 +124,10 @@ def vector_arm(views: Views, mu: float) -> dict[str, Any]:
     """The vector mode with the views (its candidates ordered by the mixed cosine, each text once)."""
     qs = views.data.questions
     ranked = []
+    cosine = mixed(views, mu)
     for q in qs:
         found = np.nonzero(q.vr)[0]
-        value = q.cos + mu * np.maximum(views.sent[id(q)] - q.cos, 0)
+        value = cosine(q)
         order = found[np.lexsort((q.ids[found], -value[found]))]
         ranked.append(cv.distinct(q, order, value))
     return cv.table(qs, ranked)
@@ -141,10 +143,10 @@ def screen(directory: str) -> dict[str, Any]:
     print("  " + ", ".join(f"{n} {max(v.whole_gap):.4f}" for n, v in loaded.items()))
     print("candidates with views: " + ", ".join(f"{n} {v.with_views:.1%}" for n, v in loaded.items()))
     rules: dict[str, tuple[float, Callable[[Views], diversity.Ranker]]] = {
-        "shipped (each text once)": (0.0, lambda v: ranker(v, None))
+        "shipped (each text once)": (0.0, lambda v: diversity.distinct_texts(v.data))
     }
     for mu in MUS:
-        rules[f"cos + {mu}·(cos_sent − cos)⁺"] = (mu, lambda v, mu=mu: ranker(v, mixed(v, mu)))
+        rules[f"cos + {mu}·(cos_sent − cos)⁺"] = (mu, lambda v, mu=mu: ranker(mixed(v, mu)))
     print("hybrid R@5/R@10, largest loss to an arm (arms as shipped | vector arm with the same views):")
     for label, (mu, make) in rules.items():
         cells, r5, r10 = [], [], []

@@ -53,7 +53,7 @@ def whole_question_cosines(directory: str, name: str, qs: list[cv.Question], int
 
 def mixed(full: dict[int, np.ndarray], mu: float) -> Rule:
     """The shipped fusion rule with its cosine (1 − μ) · cos + μ · cos_full."""
-    return cv.margin_rule(0.05, 3.0, 1.5, cosine=lambda q: (1 - mu) * q.cos + mu * full[id(q)])
+    return cv.margin_rule(*cv.SHIPPED_WEIGHTS, cosine=lambda q: (1 - mu) * q.cos + mu * full[id(q)])
 
 
 def embedding_cost(rounds: int = 5, questions: int = 200, pause: float = 0.02) -> tuple[float, float]:
