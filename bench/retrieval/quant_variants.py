@@ -125,7 +125,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "row_smooth75_shift": {"kind": "row", "smooth": 0.75, "shift": True},
     "row_smooth25_shift": {"kind": "row", "smooth": 0.25, "shift": True},
     "row_smooth90_shift": {"kind": "row", "smooth": 0.9, "shift": True},
-    "rowwise_r2": {"kind": "rowwise"},
+    # Recipe 2 as it shipped until recipe 3: the exported graph's operators.
+    "rowwise_r2": {"kind": "row", "smooth": 0.5, "shift": True, "asym": True},
 }
 for _x in ["L0", "L1", "L2", "L3", "L4", "L5", "q", "attn_out", "ffn_in", "ffn_out"]:
     VARIANTS[f"rs75_no_{_x}"] = {"kind": "row", "smooth": 0.75, "shift": True, "exclude": {_x}}
@@ -137,6 +138,11 @@ VARIANTS["asym_s50_all"] = {"kind": "row", "smooth": 0.5, "asym": True, "all_max
 VARIANTS["asym_s75_all"] = {"kind": "row", "smooth": 0.75, "asym": True, "all_maxima": True}
 VARIANTS["asym_s50_noffnout"] = {"kind": "row", "smooth": 0.5, "asym": True, "exclude": {"ffn_out"}}
 VARIANTS["rs75_no_v"] = {"kind": "row", "smooth": 0.75, "shift": True, "exclude": {"v"}}
+# Fourth round: onnxruntime's 8-bit MatMulNBits on the fused graph (bench/retrieval/graph_variants.py),
+# and minilm-int8-rowwise as it ships (recipe 3: recipe 2 on the fused graph's operators).
+VARIANTS["nbits32"] = {"kind": "nbits", "block": 32}
+VARIANTS["nbits128"] = {"kind": "nbits", "block": 128}
+VARIANTS["rowwise"] = {"kind": "rowwise"}
 
 
 def build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | None:
@@ -152,6 +158,10 @@ def build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | Non
         from memories.embedding import MiniLMRowInt8Embedder
 
         return MiniLMRowInt8Embedder.derive(source)
+    if spec["kind"] == "nbits":
+        from bench.retrieval.graph_variants import nbits_graph
+
+        return nbits_graph(spec["block"])
     return rowquant_graph(
         source,
         exclude=spec.get("exclude", set()),
@@ -161,7 +171,7 @@ def build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | Non
     )
 
 
-def quality(names: list[str], out: Path | None) -> None:
+def quality(names: list[str], out: Path | None, against: str | None = None) -> None:
     rnd = random.Random(25)
     turns_m, qs_m = data_texts("conversations.json")
     turns_c, qs_c = data_texts("chat.json")
@@ -172,8 +182,13 @@ def quality(names: list[str], out: Path | None) -> None:
     pool = rnd.sample(turns_m, 1000) + rnd.sample(turns_c, 1000)
     queries = rnd.sample(qs_m, 400) + rnd.sample(qs_c, 400)
     texts = pool + queries
-    reference = np.array(embedder_for(None).embed(texts))
-    result: dict[str, Any] = {"texts": {"turns": len(pool), "questions": len(queries)}, "quality": {}}
+    # The default model's vectors, or ``against``'s (another variant as the reference).
+    reference = np.array(embedder_for(build(against, maxima) if against else None).embed(texts))
+    result: dict[str, Any] = {
+        "texts": {"turns": len(pool), "questions": len(queries)},
+        "reference": against or "minilm-int8",
+        "quality": {},
+    }
 
     def top10(v: np.ndarray) -> np.ndarray:
         sims = v[len(pool) :] @ v[: len(pool)].T
@@ -254,6 +269,7 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--against", help="quality: a variant's vectors as the reference, not the default's")
     args = parser.parse_args()
     setup()
     names = args.variants.split(",")
@@ -262,7 +278,7 @@ def main() -> None:
 
         fit(args.out or MiniLMRowInt8Embedder.SMOOTHING_FILE)
     elif args.what == "quality":
-        quality(names, args.out)
+        quality(names, args.out, args.against)
     else:
         speed(names, args.rounds, args.out)
 
