@@ -1086,13 +1086,13 @@ def cpu_has_vnni(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool | None:
 
 def embedder_advice(spec: str, vnni: bool | None) -> str:
     """What ``mnemo_doctor`` adds to its embedder line about the CPU: where ``minilm-int8-rowwise``
-    is faster (a CPU with VNNI: 1.4× per query, 1.9× per memory in the worker's batches on a Zen 4)
-    with the same retrieval (six data sets it never saw, pooled: within a tenth of a point;
-    bench/NOTES.md, 2026-11-28) and where it is slower (without VNNI: 7% on a Zen 1). "" when
-    there is nothing to say."""
+    is faster (a CPU with VNNI: 1.55× per query, 1.9× per memory in the worker's batches on a Zen 4,
+    recipe 3) with the same retrieval (six data sets it never saw, pooled: within a fifth of a
+    point; bench/NOTES.md, 2026-11-28) and where it is slower (without VNNI: recipe 2 7% on a Zen 1;
+    recipe 3 not measured there). "" when there is nothing to say."""
     if vnni is True and spec == "minilm-int8":
         return (
-            "; this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise embeds about 1.4x faster here with the same "
+            "; this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise embeds about 1.5x faster here with the same "
             "retrieval (docs/configuration.md), then run manage.py reembed_memories"
         )
     if vnni is False and spec == "minilm-int8-rowwise":
