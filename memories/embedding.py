@@ -689,7 +689,6 @@ def fused_graph(source: Path) -> bytes:
     the new graph is run beside the shipped one on a padded probe batch: any difference above
     ``FUSED_TOLERANCE`` is an error (the caller then runs the shipped graph)."""
     import onnx
-    import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
 
     with tempfile.TemporaryDirectory(prefix="mnemo-embedder-") as folder:
@@ -822,8 +821,19 @@ def fused_graph(source: Path) -> bytes:
         graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(ms, 1)], ir_version=8
     )
     data = fused.SerializeToString()
+    expected, got, mask = _probe(str(source), data)
+    difference = float(np.abs((expected - got) * mask[..., None]).max())
+    if not difference <= FUSED_TOLERANCE:
+        raise EmbedderUnavailable(f"the fused graph differs from the shipped one by {difference:.2g}")
+    return data
 
-    # The probe: windows of 2 to 256 tokens in one padded batch, compared on their real tokens.
+
+def _probe(reference: str | bytes, candidate: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A derived graph's check: ``reference`` (a path or bytes) and ``candidate`` run on one padded
+    batch of windows of 2 to 256 tokens (seeded). Returns both last hidden states and the mask, so
+    the caller compares them on the real tokens only."""
+    import onnxruntime as ort
+
     rng = np.random.default_rng(25)
     lengths = [2, 9, 40, 256]
     ids = np.zeros((len(lengths), max(lengths)), dtype=np.int64)
@@ -833,17 +843,14 @@ def fused_graph(source: Path) -> bytes:
         mask[row, :length] = 1
     options = ort.SessionOptions()
     options.log_severity_level = 3
-    reference = ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
+    reference_session = ort.InferenceSession(reference, sess_options=options, providers=["CPUExecutionProvider"])
     feeds = {"input_ids": ids, "attention_mask": mask}
-    wanted = {i.name for i in reference.get_inputs()}
-    expected = reference.run(
+    wanted = {i.name for i in reference_session.get_inputs()}
+    expected = reference_session.run(
         None, {**feeds, "token_type_ids": np.zeros_like(ids)} if "token_type_ids" in wanted else feeds
     )[0]
-    got = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
-    difference = float(np.abs((expected - got) * mask[..., None]).max())
-    if not difference <= FUSED_TOLERANCE:
-        raise EmbedderUnavailable(f"the fused graph differs from the shipped one by {difference:.2g}")
-    return data
+    candidate_session = ort.InferenceSession(candidate, sess_options=options, providers=["CPUExecutionProvider"])
+    return expected, candidate_session.run(None, feeds)[0], mask
 
 
 #: The fused row-wise graph's output beside the exported graph's with the same quantization: the
@@ -865,7 +872,6 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
     :func:`rowquant_graph`'s on a padded probe batch: a pooled vector below
     ``ROWWISE_FUSED_MIN_COSINE`` is an error."""
     import onnx
-    import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
 
     shipped = onnx.load(str(source))
@@ -997,34 +1003,13 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
         ir_version=8,
     )
     data = model.SerializeToString()
-
-    # The probe: windows of 2 to 256 tokens in one padded batch, pooled over their real tokens.
-    rng = np.random.default_rng(25)
-    lengths = [2, 9, 40, 256]
-    ids = np.zeros((len(lengths), max(lengths)), dtype=np.int64)
-    mask = np.zeros_like(ids)
-    for row, length in enumerate(lengths):
-        ids[row, :length] = [101, *rng.integers(1000, 30000, length - 2), 102]
-        mask[row, :length] = 1
-    options = ort.SessionOptions()
-    options.log_severity_level = 3
-    reference = ort.InferenceSession(
-        rowquant_graph(source, smooth=smooth, shift_gelu=True, asymmetric=True),
-        sess_options=options,
-        providers=["CPUExecutionProvider"],
-    )
-    feeds = {"input_ids": ids, "attention_mask": mask}
-    wanted = {i.name for i in reference.get_inputs()}
-    expected = reference.run(
-        None, {**feeds, "token_type_ids": np.zeros_like(ids)} if "token_type_ids" in wanted else feeds
-    )
-    got = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"]).run(None, feeds)
+    expected, got, mask = _probe(rowquant_graph(source, smooth=smooth, shift_gelu=True, asymmetric=True), data)
 
     def pooled(hidden: np.ndarray) -> np.ndarray:
         summed = (hidden * mask[..., None]).sum(axis=1)
         return summed / np.linalg.norm(summed, axis=1, keepdims=True)
 
-    cosine = float((pooled(expected[0]) * pooled(got[0])).sum(axis=1).min())
+    cosine = float((pooled(expected) * pooled(got)).sum(axis=1).min())
     if not cosine >= ROWWISE_FUSED_MIN_COSINE:
         raise EmbedderUnavailable(
             f"the fused row-wise graph's vectors reach only cosine {cosine:.4f} of the exported one's"
