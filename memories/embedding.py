@@ -867,8 +867,8 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
     The exported graph spells each layer in about 100 operators once quantized; here a layer is
     its quantizations (a handful of per-row operators each), one integer product for Q, K and V
     together, ``MultiHeadAttention`` on them (the fused graph's padding mask), the other three
-    integer products, ``SkipLayerNormalization`` twice and ``BiasGelu``: about 65 operators, and a
-    sixth less CPU per query (bench/NOTES.md). Before it is returned, the graph is run beside
+    integer products, ``SkipLayerNormalization`` twice and ``BiasGelu``: about 65 operators, and
+    about 14% less CPU per query (bench/NOTES.md). Before it is returned, the graph is run beside
     :func:`rowquant_graph`'s on a padded probe batch: a pooled vector below
     ``ROWWISE_FUSED_MIN_COSINE`` is an error."""
     import onnx
