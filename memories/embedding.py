@@ -828,6 +828,13 @@ def fused_graph(source: Path) -> bytes:
     return data
 
 
+def fused_product(node: Any) -> tuple[int, str]:
+    """A weight MatMul of :func:`fused_graph` (its weight ``wo{i}``, ``w1{i}`` or ``w2{i}``): its
+    layer and its role in ``ROLES`` (Q, K and V are inside that layer's ``Attention``)."""
+    weight = node.input[1]
+    return int(weight[2:]), {"wo": "attn_out", "w1": "ffn_in", "w2": "ffn_out"}[weight[:2]]
+
+
 def _probe(reference: str | bytes, candidate: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A derived graph's check: ``reference`` (a path or bytes) and ``candidate`` run on one padded
     batch of windows of 2 to 256 tokens (seeded). Returns both last hidden states and the mask, so
@@ -980,8 +987,7 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
                 ),
             ]
         elif node.op_type == "MatMul":  # weights wo{i}, w1{i}, w2{i}
-            weight = node.input[1]
-            i, role = int(weight[2:]), {"wo": "attn_out", "w1": "ffn_in", "w2": "ffn_out"}[weight[:2]]
+            i, role = fused_product(node)
             [shipped_product] = layers[i][role]
             if role == "ffn_out":
                 q_name, s_name = dequant[shipped_product.input[1]]

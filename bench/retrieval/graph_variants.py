@@ -25,11 +25,12 @@ def nbits_graph(block: int = 32, accuracy_level: int = 4) -> bytes:
     import onnx
     from onnx import helper, numpy_helper
 
-    from memories.embedding import ROLES, MiniLMInt8Embedder, _dequantized, fused_graph, rowquant_roles
+    from memories.embedding import ROLES, MiniLMInt8Embedder, _dequantized, fused_graph, fused_product, rowquant_roles
 
     source = MiniLMInt8Embedder._shipped_model()
-    matmuls, _, dequant = rowquant_roles(onnx.load(str(source)))
-    shipped = {i.name: i for i in onnx.load(str(source)).graph.initializer}
+    shipped_model = onnx.load(str(source))
+    matmuls, _, dequant = rowquant_roles(shipped_model)
+    shipped = {i.name: i for i in shipped_model.graph.initializer}
     fused = onnx.load_from_string(fused_graph(source))
     fused_inits = {i.name: numpy_helper.to_array(i) for i in fused.graph.initializer}
     extra: list[Any] = []
@@ -88,9 +89,8 @@ def nbits_graph(block: int = 32, accuracy_level: int = 4) -> bytes:
                 )
             )
         elif node.op_type == "MatMul":  # weights wo{i}, w1{i}, w2{i}: attn_out, ffn_in, ffn_out
-            weight = node.input[1]
-            i, j = int(weight[2:]), {"wo": 3, "w1": 4, "w2": 5}[weight[:2]]
-            nodes.append(product(node.input[0], matmuls[i * len(ROLES) + j], node.output[0]))
+            i, role = fused_product(node)
+            nodes.append(product(node.input[0], matmuls[i * len(ROLES) + ROLES.index(role)], node.output[0]))
         else:
             nodes.append(node)
     read = {i for n in nodes for i in n.input}
