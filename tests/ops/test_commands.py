@@ -105,6 +105,22 @@ def test_reembed_only_missing_and_by_namespace(ns):
     assert Memory.objects.get(pk=a.pk).embedding is not None and Memory.objects.get(pk=b.pk).embedding is None
 
 
+def test_reembed_all_redoes_vectors_the_current_model_already_made(ns):
+    """--all: vectors of the current model's name made another way (an integer embedder's products
+    saturating on a CPU without VNNI before 2026-11-29) are embedded again, not skipped."""
+    a = add(ns, "Fact a about the garden")
+    add(ns, "Fact b about the kitchen")
+    Memory.objects.filter(pk=a.pk).update(embedding=[0.5] * 384)
+    out, _ = run("reembed_memories", "--namespace", "user:ops")
+    assert "Re-embedded 0 memories" in out  # the default skips what this model's name embedded
+    out, _ = run("reembed_memories", "--all", "--namespace", "user:ops")
+    assert "Re-embedded 2 memories" in out
+    vector = [float(x) for x in Memory.objects.get(pk=a.pk).embedding]
+    assert vector != [0.5] * 384 and abs(sum(x * x for x in vector) - 1) < 1e-3  # the model's unit vector
+    with pytest.raises(CommandError, match="exclude each other"):
+        run("reembed_memories", "--all", "--only-missing")
+
+
 def test_reembed_refuses_a_model_of_the_wrong_dimension(ns):
     add(ns, "Fact")
     with pytest.raises(CommandError, match="512-dimensional vectors; the embedding columns hold 384"):

@@ -25,6 +25,12 @@ class Command(MnemoCommand):
         parser.add_argument("--namespace", help="only this namespace (e.g. user:alice)")
         parser.add_argument("--model", help="embedder to use (a MNEMO_EMBEDDER value); default: the configured one")
         parser.add_argument("--only-missing", action="store_true", help="only memories that have no vector at all")
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            dest="every",
+            help="every memory, even those the current model's name already embedded (a rerun starts over)",
+        )
         parser.add_argument("--batch-size", type=int, default=64, help="memories per batch (default 64)")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -34,8 +40,13 @@ class Command(MnemoCommand):
             embedder = ops.embedder_for(options["model"])
         except EmbedderUnavailable as exc:
             raise CommandError(str(exc)) from exc
+        if options["every"] and options["only_missing"]:
+            raise CommandError("--all and --only-missing exclude each other.")
         todo = ops.reembed_queryset(
-            embedder=embedder, namespace=options["namespace"], only_missing=options["only_missing"]
+            embedder=embedder,
+            namespace=options["namespace"],
+            only_missing=options["only_missing"],
+            every=options["every"],
         )
         total = todo.count()
         done = 0
