@@ -119,6 +119,9 @@ def test_reembed_all_redoes_vectors_the_current_model_already_made(ns):
     assert vector != [0.5] * 384 and abs(sum(x * x for x in vector) - 1) < 1e-3  # the model's unit vector
     with pytest.raises(CommandError, match="exclude each other"):
         run("reembed_memories", "--all", "--only-missing")
+    # refused before any embedder loads: an unknown model is not even looked up
+    with pytest.raises(CommandError, match="exclude each other"):
+        run("reembed_memories", "--all", "--only-missing", "--model", "no.such.Model")
 
 
 def test_reembed_refuses_a_model_of_the_wrong_dimension(ns):

@@ -36,12 +36,13 @@ class Command(MnemoCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["batch_size"] < 1:
             raise CommandError("--batch-size must be at least 1.")
+        # Refused before the embedder loads: a wrong command line costs no model load.
+        if options["every"] and options["only_missing"]:
+            raise CommandError("--all and --only-missing exclude each other.")
         try:
             embedder = ops.embedder_for(options["model"])
         except EmbedderUnavailable as exc:
             raise CommandError(str(exc)) from exc
-        if options["every"] and options["only_missing"]:
-            raise CommandError("--all and --only-missing exclude each other.")
         todo = ops.reembed_queryset(
             embedder=embedder,
             namespace=options["namespace"],
