@@ -17,12 +17,18 @@ the floor's cost and the never-stored questions it silences, and the tokens the 
     .venv/bin/python -m bench.retrieval.features --data-dir /tmp/ret-chat --dataset chat --content-words \\
         --out /tmp/featcw/f-chat.json
     .venv/bin/python -m bench.retrieval.query_words /tmp/feat /tmp/featcw --json bench/results/query-words/<stamp>.json
+    # the query embedding's CPU, the two texts of each question interleaved, after a 20 ms pause
+    .venv/bin/python -m bench.retrieval.query_words /tmp/feat /tmp/featcw --speed --json <out>.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
+import statistics
+import time
 from pathlib import Path
 from typing import Any
 
@@ -108,12 +114,69 @@ def render(rows: dict[str, Any]) -> list[str]:
     return lines
 
 
+def pairs(shipped_dir: Path, variant_dir: Path, per_set: int, seed: int = 29) -> list[tuple[str, str]]:
+    """(shipped text, variant text) of ``per_set`` questions of each set both directories hold, sampled."""
+    rnd = random.Random(seed)
+    out = []
+    for name in SETS:
+        a, b = shipped_dir / f"f-{name}.json", variant_dir / f"f-{name}.json"
+        if not (a.exists() and b.exists()):
+            continue
+        variant = {q["id"]: q["embedded"] for q in json.loads(b.read_text())["questions"]}
+        both = [(q["embedded"], variant[q["id"]]) for q in json.loads(a.read_text())["questions"] if q["id"] in variant]
+        out += rnd.sample(both, min(per_set, len(both)))
+    return out
+
+
+def speed(texts: list[tuple[str, str]], *, rounds: int, pause_ms: float) -> dict[str, Any]:
+    """The default embedder's CPU per query (one onnxruntime thread, process CPU time of one
+    ``embed([text])``), the shipped text and the variant's of each question one after the other,
+    the order alternating, each after ``pause_ms`` as a served search's embedding comes; per round
+    the medians and the median of the paired ratios (shipped ÷ variant)."""
+    from memories.embedding import MiniLMInt8Embedder
+
+    embedder = MiniLMInt8Embedder(threads=1, fused=True)
+    embedder.embed(["warm up"] * 3)
+    result: dict[str, Any] = {"pause_ms": pause_ms, "questions": len(texts), "rounds": []}
+    for r in range(rounds):
+        cpu: dict[str, list[float]] = {"shipped": [], "variant": []}
+        for i, pair in enumerate(texts):
+            order = ("shipped", "variant") if (i + r) % 2 == 0 else ("variant", "shipped")
+            for arm in order:
+                time.sleep(pause_ms / 1000)
+                started = time.process_time()
+                embedder.embed([pair[0] if arm == "shipped" else pair[1]])
+                cpu[arm].append(1000 * (time.process_time() - started))
+        row = {arm: statistics.median(v) for arm, v in cpu.items()}
+        row["paired_ratio"] = statistics.median(a / b for a, b in zip(cpu["shipped"], cpu["variant"], strict=True) if b)
+        result["rounds"].append(row)
+        print(r, {k: round(v, 3) for k, v in row.items()}, flush=True)
+    result["median_of_rounds"] = {k: statistics.median(r[k] for r in result["rounds"]) for k in result["rounds"][0]}
+    result["load_average"] = os.getloadavg()
+    return result
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("shipped", type=Path, help="directory of features.py dumps, the shipped query")
     parser.add_argument("variant", type=Path, help="directory of features.py --content-words dumps")
     parser.add_argument("--json", type=Path, help="write the per-set results here")
+    parser.add_argument("--speed", action="store_true", help="measure the query embedding's CPU instead")
+    parser.add_argument("--per-set", type=int, default=40, help="--speed: questions sampled per set")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--pause-ms", type=float, default=20.0)
     args = parser.parse_args(argv)
+    if args.speed:
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+        import django
+
+        django.setup()
+        result = speed(pairs(args.shipped, args.variant, args.per_set), rounds=args.rounds, pause_ms=args.pause_ms)
+        print(json.dumps(result["median_of_rounds"]), result["load_average"])
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(result, indent=1) + "\n")
+        return
     rows = compare(args.shipped, args.variant)
     print("\n".join(render(rows)))
     if args.json:

@@ -64,3 +64,15 @@ def test_the_comparison_reads_both_dumps_with_the_shipped_rule(tmp_path):
     text = "\n".join(query_words.render(rows))
     assert "| chat | 1.000 → 1.000 | 1.000 → 1.000 | 0.500 → 1.000 |" in text
     assert "6.0 → 4.0" in text
+
+
+def test_the_speed_pairs_each_questions_two_texts(tmp_path):
+    shipped, variant = tmp_path / "shipped", tmp_path / "variant"
+    shipped.mkdir()
+    variant.mkdir()
+    (shipped / "f-team.json").write_text(json.dumps(dump("Where does work?", [0.9, 0.8])))
+    (variant / "f-team.json").write_text(json.dumps(dump("work?", [0.9, 0.8])))
+    (shipped / "f-life.json").write_text(json.dumps(dump("unpaired", [0.9])))  # no variant dump: left out
+    got = query_words.pairs(shipped, variant, per_set=5)
+    assert sorted(got) == [("Where does work?", "work?")] * 2
+    assert len(query_words.pairs(shipped, variant, per_set=1)) == 1
