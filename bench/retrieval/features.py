@@ -85,6 +85,23 @@ def content_words_embedding_text(*, namespace_ids: list[int], query: str, shippe
     return " ".join(kept) if kept else text
 
 
+def leading_words_embedding_text(*, namespace_ids: list[int], query: str, shipped: Callable[..., str]) -> str:
+    """A second variant of ``selectors.embedding_text`` (2026-11-29, after the content-words one
+    lost 3 points of R@10): only the stop words before the first content word leave, the
+    question's frame ("When did", "What is the"); those after it stay ("now", "before", "not"
+    carry the relation). Kept whole when nothing or one token would be left."""
+    from memories import selectors
+
+    text = shipped(namespace_ids=namespace_ids, query=query)
+    tokens = text.split()
+    if not 2 <= len(tokens) <= 32:
+        return text
+    first = next((i for i, lexemes in enumerate(selectors._lexemes(tokens)) if lexemes), None)
+    if first is None or len(tokens) - first < 2:
+        return text
+    return " ".join(tokens[first:])
+
+
 def dump(
     name: str,
     *,
@@ -92,6 +109,7 @@ def dump(
     common_share: float | None = None,
     names_only: bool = False,
     content_words: bool = False,
+    leading_words: bool = False,
 ) -> dict:
     from django.conf import settings
 
@@ -101,6 +119,8 @@ def dump(
         selectors.embedding_text = names_only_embedding_text  # type: ignore[assignment]
     if content_words:
         selectors.embedding_text = functools.partial(content_words_embedding_text, shipped=selectors.embedding_text)
+    if leading_words:
+        selectors.embedding_text = functools.partial(leading_words_embedding_text, shipped=selectors.embedding_text)
 
     if common_share is not None:
         settings.MNEMO_SEARCH_COMMON_SHARE = common_share
@@ -149,6 +169,7 @@ def dump(
         "common_share": settings.MNEMO_SEARCH_COMMON_SHARE,
         "names_only": names_only,
         "content_words": content_words,
+        "leading_words": leading_words,
         "questions": out,
         "texts": {str(k): v for k, v in texts.items()},
     }
@@ -170,10 +191,19 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="the vector arm's query also leaves out stop words (a variant, not shipped)",
     )
+    parser.add_argument(
+        "--leading-words",
+        action="store_true",
+        help="the vector arm's query also leaves out the stop words before its first content word (not shipped)",
+    )
     args = parser.parse_args(argv)
     harness.setup_django(Path(args.data_dir))
     out = dump(
-        args.dataset, common_share=args.common_share, names_only=args.names_only, content_words=args.content_words
+        args.dataset,
+        common_share=args.common_share,
+        names_only=args.names_only,
+        content_words=args.content_words,
+        leading_words=args.leading_words,
     )
     Path(args.out).write_text(json.dumps(out))
 
