@@ -75,9 +75,9 @@ def _cell(s: dict[str, Any], v: dict[str, Any], metric: str) -> str:
     return f"{s['table']['all'][metric]:.3f} → {v['table']['all'][metric]:.3f}"
 
 
-def render(rows: dict[str, Any]) -> list[str]:
+def render(rows: dict[str, Any], label: str = "stop words out") -> list[str]:
     lines = [
-        "| set | R@5 shipped → stop words out | R@10 | MRR | largest loss to an arm | floor's R@10 cost"
+        f"| set | R@5 shipped → {label} | R@10 | MRR | largest loss to an arm | floor's R@10 cost"
         " / never-stored silenced | tokens read |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -102,7 +102,7 @@ def render(rows: dict[str, Any]) -> list[str]:
         f"{np.mean([r['shipped']['tokens'] for r in rows.values()]):.1f} → "
         f"{np.mean([r['variant']['tokens'] for r in rows.values()]):.1f} |"
     )
-    lines += ["", "Per question type, R@5 / R@10 change in points (stop words out − shipped):", ""]
+    lines += ["", f"Per question type, R@5 / R@10 change in points ({label} − shipped):", ""]
     for name, r in rows.items():
         s, v = r["shipped"]["table"], r["variant"]["table"]
         cells = [
@@ -159,7 +159,8 @@ def speed(texts: list[tuple[str, str]], *, rounds: int, pause_ms: float) -> dict
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("shipped", type=Path, help="directory of features.py dumps, the shipped query")
-    parser.add_argument("variant", type=Path, help="directory of features.py --content-words dumps")
+    parser.add_argument("variant", type=Path, help="directory of a variant's features.py dumps")
+    parser.add_argument("--label", default="stop words out", help="the variant's name in the table")
     parser.add_argument("--json", type=Path, help="write the per-set results here")
     parser.add_argument("--speed", action="store_true", help="measure the query embedding's CPU instead")
     parser.add_argument("--per-set", type=int, default=40, help="--speed: questions sampled per set")
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
             args.json.write_text(json.dumps(result, indent=1) + "\n")
         return
     rows = compare(args.shipped, args.variant)
-    print("\n".join(render(rows)))
+    print("\n".join(render(rows, args.label)))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         slim = {

@@ -33,6 +33,28 @@ def test_the_variant_embeds_the_shipped_text_without_its_stop_words(query, embed
     assert variant(namespace_ids=[ns.id], query=query) == embedded
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "embedded"),
+    [
+        # the shipped text is "When did get a tattoo?": its frame goes, the rest stays
+        ("When did Tariq get a tattoo?", "get a tattoo?"),
+        # stop words after the first content word stay: they carry the relation
+        ("What does she use now for notes?", "use now for notes?"),
+        # one token would be left: the shipped text stays
+        ("What is it called?", "What is it called?"),
+        ("What is it?", "What is it?"),
+    ],
+)
+def test_the_second_variant_drops_only_the_questions_frame(query, embedded):
+    ns = Namespace.objects.create(key="agent:frame", kind="agent")
+    Memory.objects.bulk_create(
+        [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
+    )
+    variant = functools.partial(features.leading_words_embedding_text, shipped=selectors.embedding_text)
+    assert variant(namespace_ids=[ns.id], query=query) == embedded
+
+
 def dump(embedded: str, cos: list[float]) -> dict:
     """A features.py dump of one answerable question (evidence: memory 2) and one never stored."""
     rows = [[i + 1, c, 0.0, i + 1, 0] for i, c in enumerate(cos)]
