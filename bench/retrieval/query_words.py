@@ -1,13 +1,15 @@
-"""The vector arm's query with its stop words left out too: the same searches, fewer tokens?
+"""The vector arm's query with fewer words: the same searches, fewer tokens?
 
 Issue 25 wants a search to cost little more than its query embedding, and the embedding's cost
 grows with the tokens it reads (about 0.4 ms of CPU per token on one thread, bench/NOTES.md).
 The vector arm already embeds the question without its namespace's common words
-(``selectors.embedding_text``); the variant (``features.content_words_embedding_text``) also
-leaves out its stop words, the tokens PostgreSQL's ``english`` configuration gives no stemmed
-word ("When did Tariq get a tattoo?" → "get tattoo?"). Nothing is fitted: the shipped rule,
+(``selectors.embedding_text``). Two variants leave out more (2026-11-29, neither shipped:
+bench/NOTES.md): ``features.content_words_embedding_text`` (``--content-words``) every stop word,
+the tokens PostgreSQL's ``english`` configuration gives no stemmed word ("When did Tariq get a
+tattoo?" → "get tattoo?"), and ``features.leading_words_embedding_text`` (``--leading-words``)
+only those before the first content word ("get a tattoo?"). Nothing is fitted: the shipped rule,
 calibration and floor read both dumps as they ship (``crossval.holdout``), so every set is out of
-sample for the variant.
+sample for a variant.
 
 Reads two directories of features.py dumps (f-<set>.json), the shipped query and the variant's,
 and prints per set R@5 / R@10 / MRR, the change per question type, the largest loss to an arm,
@@ -94,7 +96,10 @@ def render(rows: dict[str, Any], label: str = "stop words out") -> list[str]:
             f"{s['loss']:+.3f} → {v['loss']:+.3f} | "
             f"{floor} | {s['tokens']:.1f} → {v['tokens']:.1f} |"
         )
-    mean = lambda k, m: np.mean([r[k]["table"]["all"][m] for r in rows.values()])  # noqa: E731
+
+    def mean(arm: str, metric: str) -> float:
+        return float(np.mean([r[arm]["table"]["all"][metric] for r in rows.values()]))
+
     lines.append(
         f"| mean of {len(rows)} | {mean('shipped', 'r5'):.3f} → {mean('variant', 'r5'):.3f} | "
         f"{mean('shipped', 'r10'):.3f} → {mean('variant', 'r10'):.3f} | "
