@@ -25,7 +25,10 @@ the first level's: the searched namespaces never change, so they must be the sam
 
 Writes: single-row INSERTs of copies of stored memories (as remember's insert, without the rest
 of its transaction), in batches of 50 alternating ``fastupdate`` on and off (on the table's three
-GIN indexes), each statement's wall time; medians per arm and the 99th percentile.
+GIN indexes), each statement's wall time; medians per arm and the 99th percentile. After each
+batch, one INSERT of 200 rows (a worker's or an import's batch), per row; with the list, the
+merge of the batch's entries (``gin_clean_pending_list``: what autovacuum would do later), per
+row.
 
 Each index's options are put back as they were at the start.
 
@@ -55,6 +58,7 @@ RESULTS = ROOT / "bench" / "results" / "gin-pending"
 INDEX = "memory_search_vector_gin"
 #: Every GIN index of the table (memories.models): a write updates them all.
 GIN_INDEXES = (INDEX, "memory_tags_gin", "memory_metadata_gin")
+BULK = 200
 
 
 def median_ms(seconds: list[float]) -> float:
@@ -164,6 +168,8 @@ def main() -> None:
         print(levels[-1], flush=True)
 
     inserts: dict[str, list[float]] = {"on": [], "off": []}
+    bulk: dict[str, list[float]] = {"on": [], "off": []}
+    merges: list[float] = []
     batches = max(args.inserts // 100, 1)
     for n in range(batches * 2):
         arm = ("on", "off")[(n + n // 2) % 2]  # on, off, off, on, on, off, ...: ABBA
@@ -176,6 +182,16 @@ def main() -> None:
                 started = time.perf_counter()
                 cursor.execute(copy, [written, [source]])
                 inserts[arm].append(time.perf_counter() - started)
+            # A worker's batch, and with the list the merge that VACUUM (or a later insert) does.
+            batch = [sources[rng.randrange(len(sources))] for _ in range(BULK)]
+            started = time.perf_counter()
+            cursor.execute(copy, [written, batch])
+            bulk[arm].append((time.perf_counter() - started) / BULK)
+            if arm == "on":
+                started = time.perf_counter()
+                for name in GIN_INDEXES:
+                    cursor.execute(f"SELECT gin_clean_pending_list('{name}')")
+                merges.append((time.perf_counter() - started) / (BULK + 50))
     with connection.cursor() as cursor:
         for name in GIN_INDEXES:
             cursor.execute(f"ALTER INDEX {name} RESET (fastupdate)")
@@ -198,6 +214,9 @@ def main() -> None:
             for arm, times in inserts.items()
         },
         "inserts_per_arm": len(inserts["on"]),
+        "bulk_insert_ms_per_row": {arm: median_ms(times) for arm, times in bulk.items()},
+        "bulk_rows": BULK,
+        "merge_ms_per_row_with_the_list": median_ms(merges),
     }
     print(json.dumps({k: v for k, v in result.items() if k != "levels"}, indent=1))
     out = args.out or RESULTS / f"{datetime.now(UTC).strftime('%Y-%m-%dT%H%M%S')}.json"
