@@ -46,6 +46,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -145,6 +146,7 @@ def main() -> None:
                 hits.append([(h.memory.id, h.score, h.similarity, h.coverage) for h in found])
         return {"keyword_ms": median_ms(times["keyword"]), "hybrid_ms": median_ms(times["hybrid"]), "hits": hits}
 
+    load_before = os.getloadavg()[0]
     searches()  # warm: plans, caches, the model's session
     reference = searches()
     levels = []
@@ -201,8 +203,15 @@ def main() -> None:
         cursor.execute("ALTER TABLE memories_memory RESET (autovacuum_enabled)")
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "load_average": os.getloadavg(),
+        "machine": {
+            "cores": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "commit": subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+            ).stdout.strip(),
+        },
+        "load_average": [load_before, os.getloadavg()[0]],
         "searched_namespaces": len(searched),
         "memories_searched": len(sources),
         "searches": len(asked),
@@ -223,6 +232,58 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print("written", out)
+
+
+def ratio(pair: dict[str, float]) -> str:
+    return f"{pair['pending']} → {pair['merged']} ({pair['pending'] / pair['merged']:.2f}×)"
+
+
+def render_section(results: dict[str, Any]) -> list[str]:
+    """The "pending list" section of docs/benchmarks.md (issue 25), from one results file."""
+    m, ins, bulk = results["machine"], results["insert_ms"], results["bulk_insert_ms_per_row"]
+    merge = results["merge_ms_per_row_with_the_list"]
+    lines = [
+        "## The full-text index's pending list (issue 25)",
+        "",
+        f"Measured by `bench/gin_pending.py` (commit {m['commit']}, {results['date']}; {m['cores']} cores, load "
+        f"average {results['load_average'][0]:.1f} before and {results['load_average'][1]:.1f} after). In process, "
+        f"{results['searched_namespaces']} namespaces of the retrieval benchmark ({results['memories_searched']} "
+        f"memories searched), {results['searches']} of their questions, each search's wall time, medians; the rows "
+        "pending were written to another namespace, so every level searches the same memories. *Pending*: with "
+        "that many rows in the index's pending list (PostgreSQL's default, `fastupdate = on`, before autovacuum "
+        "merges it); *merged*: the same searches right after `gin_clean_pending_list`, which is what every search "
+        "costs since migration `memories/0007` (no pending list).",
+        "",
+        "| rows pending (rows in the table) | keyword search ms: pending → merged | hybrid search, query vector "
+        "given, ms: pending → merged |",
+        "|---|---|---|",
+    ]
+    for level in results["levels"]:
+        lines.append(
+            f"| {level['pending_rows']} ({level['table_rows']}) | {ratio(level['keyword_ms'])} | "
+            f"{ratio(level['hybrid_ms'])} |"
+        )
+    same = "yes" if results["same_hits_at_every_level"] else "**no**"
+    lines += [
+        "",
+        f"The same hits at every level: {same}. Before any row was written: keyword "
+        f"{results['reference_ms']['keyword']} ms, hybrid {results['reference_ms']['hybrid']} ms.",
+        "",
+        f"What a write pays ({results['inserts_per_arm']} single-row inserts per arm, in batches of 50 alternating "
+        f"ABBA, the table's three GIN indexes together): with the list p50 {ins['on']['median']} / p99 "
+        f"{ins['on']['p99']} ms, without it p50 {ins['off']['median']} / p99 {ins['off']['p99']} ms. A batch of "
+        f"{results['bulk_rows']} rows, per row: with the list {bulk['on']} ms (and {merge} ms per row when its "
+        f"entries are merged later), without it {bulk['off']} ms.",
+        "",
+    ]
+    return lines
+
+
+def newest_section() -> list[str]:
+    """The section for the newest results, or nothing when there are none."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
 
 
 if __name__ == "__main__":

@@ -277,12 +277,13 @@ def page(files: list[Path]) -> str:
     """docs/benchmarks.md's text from ``files`` (merged, oldest first) and NOTES.md, then the side
     benchmarks' sections, each from the newest file of its own results folder: text passes and
     request size (issue 24), supersession and the answerability check (issue 26), search CPU,
-    remember's cost and the opt-in embedder (issue 25), Mem0 beside Mnemo (issue 25)."""
+    remember's cost, the full-text index's pending list and the opt-in embedder (issue 25), Mem0
+    beside Mnemo (issue 25)."""
     results, source = merge(files)
     notes_file = ROOT / "bench" / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
     text = render(results, source, notes)
-    from bench import contradictions, remember_cost, search_cpu, text_limits
+    from bench import contradictions, gin_pending, remember_cost, search_cpu, text_limits
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
     from bench.retrieval import (
         answerable,  # the answerability check (issue 26)
@@ -298,6 +299,7 @@ def page(files: list[Path]) -> str:
         lodo,
         search_cpu,
         remember_cost,
+        gin_pending,
         embedder_speed,
         embedder_compare,
         peers,
