@@ -32,6 +32,12 @@ row.
 
 Each index's options are put back as they were at the start.
 
+``--variant``: ``off`` (what is above: no pending list, whose searches cost the *merged* column),
+or ``limit64``: the list kept but bounded, ``gin_pending_list_limit = 64`` (kB, PostgreSQL's
+least; the insert that finds the list full merges it): then the searched index carries that
+setting while the rows are written, so *pending* is what searches cost with it, and the write
+arms alternate the default with it.
+
     .venv/bin/python bench/gin_pending.py [--conversations 4] [--writes 1000,4000,12000] \\
         [--searches 150] [--inserts 2000] [--data-dir DIR] [--out FILE.json]
 
@@ -60,6 +66,12 @@ INDEX = "memory_search_vector_gin"
 #: Every GIN index of the table (memories.models): a write updates them all.
 GIN_INDEXES = (INDEX, "memory_tags_gin", "memory_metadata_gin")
 BULK = 200
+#: The index options of each arm: PostgreSQL's default, and the variants compared with it.
+VARIANTS = {
+    "on": "fastupdate = on, gin_pending_list_limit = 4096",
+    "off": "fastupdate = off",
+    "limit64": "fastupdate = on, gin_pending_list_limit = 64",
+}
 
 
 def median_ms(seconds: list[float]) -> float:
@@ -72,6 +84,7 @@ def main() -> None:
     parser.add_argument("--writes", default="1000,4000,12000", help="rows pending at each level")
     parser.add_argument("--searches", type=int, default=150)
     parser.add_argument("--inserts", type=int, default=2000, help="single-row inserts timed, half per arm")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default="off", help="what the default is compared with")
     parser.add_argument("--data-dir", help="the database's folder (kept between runs); default: a new one")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -110,7 +123,8 @@ def main() -> None:
         sources = [row[0] for row in cursor.fetchall()]
         cursor.execute("SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)", [list(GIN_INDEXES)])
         options = dict(cursor.fetchall())  # put back at the end
-        cursor.execute(f"ALTER INDEX {INDEX} SET (fastupdate = on)")
+        # The searched index queues while the rows are written: the default's list, or the variant's.
+        cursor.execute(f"ALTER INDEX {INDEX} SET ({VARIANTS['limit64' if args.variant == 'limit64' else 'on']})")
         cursor.execute("VACUUM ANALYZE memories_memory")
     copy = (
         f"INSERT INTO memories_memory ({columns}, namespace_id, event_id) "
@@ -169,15 +183,15 @@ def main() -> None:
         )
         print(levels[-1], flush=True)
 
-    inserts: dict[str, list[float]] = {"on": [], "off": []}
-    bulk: dict[str, list[float]] = {"on": [], "off": []}
+    inserts: dict[str, list[float]] = {"on": [], args.variant: []}
+    bulk: dict[str, list[float]] = {"on": [], args.variant: []}
     merges: list[float] = []
     batches = max(args.inserts // 100, 1)
     for n in range(batches * 2):
-        arm = ("on", "off")[(n + n // 2) % 2]  # on, off, off, on, on, off, ...: ABBA
+        arm = ("on", args.variant)[(n + n // 2) % 2]  # default, variant, variant, default, ...: ABBA
         with connection.cursor() as cursor:
             for name in GIN_INDEXES:
-                cursor.execute(f"ALTER INDEX {name} SET (fastupdate = {arm})")
+                cursor.execute(f"ALTER INDEX {name} SET ({VARIANTS[arm]})")
         with transaction.atomic(), connection.cursor() as cursor:
             for _ in range(50):
                 source = sources[rng.randrange(len(sources))]
@@ -196,7 +210,7 @@ def main() -> None:
                 merges.append((time.perf_counter() - started) / (BULK + 50))
     with connection.cursor() as cursor:
         for name in GIN_INDEXES:
-            cursor.execute(f"ALTER INDEX {name} RESET (fastupdate)")
+            cursor.execute(f"ALTER INDEX {name} RESET (fastupdate, gin_pending_list_limit)")
             if options.get(name):
                 cursor.execute(f"ALTER INDEX {name} SET ({', '.join(options[name])})")
             cursor.execute(f"SELECT gin_clean_pending_list('{name}')")
@@ -212,6 +226,7 @@ def main() -> None:
             ).stdout.strip(),
         },
         "load_average": [load_before, os.getloadavg()[0]],
+        "variant": args.variant,
         "searched_namespaces": len(searched),
         "memories_searched": len(sources),
         "searches": len(asked),
@@ -239,22 +254,27 @@ def ratio(pair: dict[str, float]) -> str:
 
 
 def render_section(results: dict[str, Any]) -> list[str]:
-    """The "pending list" section of docs/benchmarks.md (issue 25), from one results file."""
+    """One read's part of the "pending list" section of docs/benchmarks.md (issue 25)."""
     m, ins, bulk = results["machine"], results["insert_ms"], results["bulk_insert_ms_per_row"]
     merge = results["merge_ms_per_row_with_the_list"]
+    variant = results.get("variant", "off")
+    bounded = variant == "limit64"
+    pending = (
+        "with the list bounded at 64 kB (`gin_pending_list_limit = 64`) while that many rows were written"
+        if bounded
+        else "with that many rows in the index's pending list (PostgreSQL's default, `fastupdate = on`, before "
+        "autovacuum merges it)"
+    )
     lines = [
-        "## The full-text index's pending list (issue 25)",
+        f"### `--variant {variant}`: {VARIANTS[variant]}",
         "",
-        f"Measured by `bench/gin_pending.py` (commit {m['commit']}, {results['date']}; {m['cores']} cores, load "
-        f"average {results['load_average'][0]:.1f} before and {results['load_average'][1]:.1f} after). In process, "
-        f"{results['searched_namespaces']} namespaces of the retrieval benchmark ({results['memories_searched']} "
-        f"memories searched), {results['searches']} of their questions, each search's wall time, medians; the rows "
-        "pending were written to another namespace, so every level searches the same memories. *Pending*: with "
-        "that many rows in the index's pending list (PostgreSQL's default, `fastupdate = on`, before autovacuum "
-        "merges it); *merged*: the same searches right after `gin_clean_pending_list`, which is what every search "
-        "costs since migration `memories/0007` (no pending list).",
+        f"Commit {m['commit']}, {results['date']}; {m['cores']} cores, load average {results['load_average'][0]:.1f} "
+        f"before and {results['load_average'][1]:.1f} after. {results['searched_namespaces']} namespaces of the "
+        f"retrieval benchmark ({results['memories_searched']} memories searched), {results['searches']} of their "
+        f"questions. *Pending*: {pending}; *merged*: the same searches right after `gin_clean_pending_list` (no list "
+        "at all: what `fastupdate = off` costs every search).",
         "",
-        "| rows pending (rows in the table) | keyword search ms: pending → merged | hybrid search, query vector "
+        "| rows written (rows in the table) | keyword search ms: pending → merged | hybrid search, query vector "
         "given, ms: pending → merged |",
         "|---|---|---|",
     ]
@@ -270,20 +290,34 @@ def render_section(results: dict[str, Any]) -> list[str]:
         f"{results['reference_ms']['keyword']} ms, hybrid {results['reference_ms']['hybrid']} ms.",
         "",
         f"What a write pays ({results['inserts_per_arm']} single-row inserts per arm, in batches of 50 alternating "
-        f"ABBA, the table's three GIN indexes together): with the list p50 {ins['on']['median']} / p99 "
-        f"{ins['on']['p99']} ms, without it p50 {ins['off']['median']} / p99 {ins['off']['p99']} ms. A batch of "
-        f"{results['bulk_rows']} rows, per row: with the list {bulk['on']} ms (and {merge} ms per row when its "
-        f"entries are merged later), without it {bulk['off']} ms.",
+        f"ABBA, the table's three GIN indexes together): the default p50 {ins['on']['median']} / p99 "
+        f"{ins['on']['p99']} ms, `{variant}` p50 {ins[variant]['median']} / p99 {ins[variant]['p99']} ms. A batch "
+        f"of {results['bulk_rows']} rows, per row: the default {bulk['on']} ms (and {merge} ms per row when its "
+        f"entries are merged later), `{variant}` {bulk[variant]} ms.",
         "",
     ]
     return lines
 
 
 def newest_section() -> list[str]:
-    """The section for the newest results, or nothing when there are none."""
-    from bench.report import newest_results_section
-
-    return newest_results_section(RESULTS, render_section)
+    """The section: the newest read of each variant, or nothing when there are none."""
+    newest: dict[str, dict[str, Any]] = {}
+    for path in sorted(RESULTS.glob("*.json")):  # names sort by time
+        results = json.loads(path.read_text())
+        newest[results.get("variant", "off")] = results
+    if not newest:
+        return []
+    lines = [
+        "## The full-text index's pending list (issue 25)",
+        "",
+        "Measured by `bench/gin_pending.py`, in process, each search's wall time, medians. The rows written go "
+        "to another namespace, so every level searches the same memories. What was decided from each read: "
+        "bench/NOTES.md (2026-11-29).",
+        "",
+    ]
+    for variant in sorted(newest):
+        lines += render_section(newest[variant])
+    return lines
 
 
 if __name__ == "__main__":

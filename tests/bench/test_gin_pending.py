@@ -3,6 +3,7 @@ numbers, a difference in hits said loudly."""
 
 from __future__ import annotations
 
+from bench import gin_pending
 from bench.gin_pending import render_section
 
 
@@ -46,10 +47,28 @@ def test_each_level_is_a_row_with_its_ratios():
         "| 4000 (7835) | 3.0 → 1.2 (2.50×) | 9.0 → 3.6 (2.50×) |",
     ]
     text = "\n".join(lines)
-    assert "commit abc1234" in text and "150 of their questions" in text
-    assert "with the list p50 0.7 / p99 40.0 ms, without it p50 0.75 / p99 4.0 ms" in text
+    assert "Commit abc1234" in text and "150 of their questions" in text
+    assert "the default p50 0.7 / p99 40.0 ms, `off` p50 0.75 / p99 4.0 ms" in text
     assert "The same hits at every level: yes." in text
 
 
 def test_different_hits_are_said():
     assert "The same hits at every level: **no**." in "\n".join(render_section(result(same=False)))
+
+
+def test_the_newest_read_of_each_variant_is_shown(tmp_path, monkeypatch):
+    import json
+
+    bounded = result() | {"variant": "limit64", "date": "2026-11-29T14:00:00+00:00"}
+    bounded["insert_ms"] = {"on": {"median": 0.7, "p99": 40.0}, "limit64": {"median": 0.71, "p99": 9.0}}
+    bounded["bulk_insert_ms_per_row"] = {"on": 0.5, "limit64": 0.52}
+    older = result() | {"date": "2026-11-28T10:00:00+00:00", "searches": 40}
+    for name, run in (("2026-11-28T100000", older), ("2026-11-29T130000", result()), ("2026-11-29T140000", bounded)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(run))
+    monkeypatch.setattr(gin_pending, "RESULTS", tmp_path)
+    text = "\n".join(gin_pending.newest_section())
+    assert text.count("### `--variant") == 2
+    assert "40 of their questions" not in text  # the older read of the same variant is not shown
+    assert "`limit64` p50 0.71 / p99 9.0 ms" in text and "`off` p50 0.75 / p99 4.0 ms" in text
+    monkeypatch.setattr(gin_pending, "RESULTS", tmp_path / "none")
+    assert gin_pending.newest_section() == []
