@@ -127,9 +127,10 @@ class Memory(models.Model):
             # reads the whole list, for every word, until autovacuum or the insert that finds it
             # full merges it, and a table written continuously grew it to thousands of rows
             # between autovacuum's passes: 4,000 rows pending made a keyword search 1.9x and a
-            # hybrid one 1.35x dearer, 12,000 rows 3.2x and 1.55x. Bounded, both cost what a
-            # merged index does at those levels, for +4% on a single-row insert (no list at all
-            # cost +16%). bench/gin_pending.py, bench/NOTES.md 2026-11-29; migration 0007.
+            # hybrid one 1.35x dearer, 12,000 rows 3.2x and 1.55x. Bounded, they cost 0.95x to
+            # 1.3x what a merged index does (as full as the list happens to be), for +4% on a
+            # single-row insert (no list at all cost +16%). bench/gin_pending.py, bench/NOTES.md
+            # 2026-11-29; migration 0007.
             GinIndex(fields=["search_vector"], name="memory_search_vector_gin", gin_pending_list_limit=64),
             GinIndex(fields=["tags"], name="memory_tags_gin", gin_pending_list_limit=64),
             GinIndex(
