@@ -125,8 +125,9 @@ class Memory(models.Model):
             # GIN's pending list bounded at 64 kB (PostgreSQL's least; its default is 4 MB): a
             # new row's entries still queue (the cheap write), but every search through the index
             # reads the whole list, for every word, until autovacuum or the insert that finds it
-            # full merges it, and a table written continuously grew it to thousands of rows
-            # between autovacuum's passes: 4,000 rows pending made a keyword search 1.9x and a
+            # full merges it, and a table written continuously can grow it to thousands of rows
+            # between autovacuum's passes (after 1,000 + 20% of the table's rows inserted, by
+            # PostgreSQL's defaults): 4,000 rows pending made a keyword search 1.9x and a
             # hybrid one 1.35x dearer, 12,000 rows 3.2x and 1.55x. Bounded, they cost 0.95x to
             # 1.3x what a merged index does (as full as the list happens to be), for +4% on a
             # single-row insert (no list at all cost +16%). bench/gin_pending.py, bench/NOTES.md
