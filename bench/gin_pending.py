@@ -49,10 +49,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -98,6 +96,7 @@ def main() -> None:
 
     import memories.selectors as selectors
     from bench.retrieval import harness
+    from bench.run import machine, percentile
     from memories.embedding import embed_texts
 
     data = harness.dataset("mnemo")
@@ -217,14 +216,7 @@ def main() -> None:
         cursor.execute("ALTER TABLE memories_memory RESET (autovacuum_enabled)")
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {
-            "cores": os.cpu_count(),
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-            "commit": subprocess.run(
-                ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
-            ).stdout.strip(),
-        },
+        "machine": machine(),
         "load_average": [load_before, os.getloadavg()[0]],
         "variant": args.variant,
         "searched_namespaces": len(searched),
@@ -234,7 +226,7 @@ def main() -> None:
         "reference_ms": {"keyword": reference["keyword_ms"], "hybrid": reference["hybrid_ms"]},
         "levels": levels,
         "insert_ms": {
-            arm: {"median": median_ms(times), "p99": round(sorted(times)[int(len(times) * 0.99)] * 1000, 3)}
+            arm: {"median": median_ms(times), "p99": round(percentile(times, 99) * 1000, 3)}
             for arm, times in inserts.items()
         },
         "inserts_per_arm": len(inserts["on"]),
@@ -256,6 +248,7 @@ def ratio(pair: dict[str, float]) -> str:
 def render_section(results: dict[str, Any]) -> list[str]:
     """One read's part of the "pending list" section of docs/benchmarks.md (issue 25)."""
     m, ins, bulk = results["machine"], results["insert_ms"], results["bulk_insert_ms_per_row"]
+    cores = m.get("cpus", m.get("cores"))  # bench.run.machine()'s name; "cores" in the first two reads
     merge = results["merge_ms_per_row_with_the_list"]
     variant = results.get("variant", "off")
     bounded = variant == "limit64"
@@ -268,7 +261,7 @@ def render_section(results: dict[str, Any]) -> list[str]:
     lines = [
         f"### `--variant {variant}`: {VARIANTS[variant]}",
         "",
-        f"Commit {m['commit']}, {results['date']}; {m['cores']} cores, load average {results['load_average'][0]:.1f} "
+        f"Commit {m['commit']}, {results['date']}; {cores} cores, load average {results['load_average'][0]:.1f} "
         f"before and {results['load_average'][1]:.1f} after. {results['searched_namespaces']} namespaces of the "
         f"retrieval benchmark ({results['memories_searched']} memories searched), {results['searches']} of their "
         f"questions. *Pending*: {pending}; *merged*: the same searches right after `gin_clean_pending_list` (no list "

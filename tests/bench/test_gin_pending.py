@@ -60,6 +60,7 @@ def test_the_newest_read_of_each_variant_is_shown(tmp_path, monkeypatch):
     import json
 
     bounded = result() | {"variant": "limit64", "date": "2026-11-29T14:00:00+00:00"}
+    bounded["machine"] = {"cpus": 4, "commit": "def5678", "python": "3.13.0", "platform": "Linux"}  # run.machine()
     bounded["insert_ms"] = {"on": {"median": 0.7, "p99": 40.0}, "limit64": {"median": 0.71, "p99": 9.0}}
     bounded["bulk_insert_ms_per_row"] = {"on": 0.5, "limit64": 0.52}
     older = result() | {"date": "2026-11-28T10:00:00+00:00", "searches": 40}
@@ -70,5 +71,6 @@ def test_the_newest_read_of_each_variant_is_shown(tmp_path, monkeypatch):
     assert text.count("### `--variant") == 2
     assert "40 of their questions" not in text  # the older read of the same variant is not shown
     assert "`limit64` p50 0.71 / p99 9.0 ms" in text and "`off` p50 0.75 / p99 4.0 ms" in text
+    assert "Commit def5678, 2026-11-29T14:00:00+00:00; 4 cores" in text
     monkeypatch.setattr(gin_pending, "RESULTS", tmp_path / "none")
     assert gin_pending.newest_section() == []
