@@ -1164,19 +1164,17 @@ def cpu_has_vnni(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool | None:
 
 
 def embedder_advice(spec: str, vnni: bool | None) -> str:
-    """What ``mnemo_doctor`` adds to its embedder line about the CPU: where ``minilm-int8-rowwise``
-    is faster (a CPU with VNNI: 1.55× per query, 1.9× per memory in the worker's batches on a Zen 4,
-    recipe 3) with the same retrieval (six data sets it never saw, pooled: within a fifth of a
-    point; bench/NOTES.md, 2026-11-28) and where it is not faster (without VNNI, a Zen 1: recipe 3 a
-    query at the default's CPU, a worker's batch 11% dearer; 2026-11-29). "" when there is nothing
-    to say."""
+    """What ``mnemo_doctor`` adds to its embedder line about the CPU: that the default
+    ``minilm-int8-rowwise`` is faster than a configured ``minilm-int8`` on a CPU with VNNI (1.55×
+    per query, 1.9× per memory in the worker's batches on a Zen 4) with the same retrieval (nine
+    data sets, pooled: within a fifth of a point; bench/NOTES.md, 2026-11-28). Without VNNI it
+    depends on the core (a Zen 3: a query 1.34× faster; a Zen 1: the same, a worker's batch 11%
+    dearer; 2026-11-29), so nothing is said there. "" when there is nothing to say."""
     if vnni is True and spec == "minilm-int8":
         return (
-            "; this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise embeds about 1.5x faster here with the same "
-            "retrieval (docs/configuration.md), then run manage.py reembed_memories"
+            "; this CPU has VNNI: the default minilm-int8-rowwise embeds about 1.5x faster here with the same "
+            "retrieval (docs/configuration.md): unset MNEMO_EMBEDDER, then run manage.py reembed_memories"
         )
-    if vnni is False and spec == "minilm-int8-rowwise":
-        return "; this CPU has no VNNI: minilm-int8-rowwise is no faster here than the default minilm-int8"
     return ""
 
 

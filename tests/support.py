@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memories.embedding import MiniLMInt8Embedder
+from memories.embedding import MiniLMRowInt8Embedder
 
 
 class Wide512Embedder:
@@ -26,8 +26,8 @@ class Wide512Embedder:
         return [[1.0] + [0.0] * 511 for _ in texts]
 
 
-class InterruptedMiniLM(MiniLMInt8Embedder):
-    """The real model, interrupted (as by Ctrl-C) on its third batch of a run."""
+class InterruptedMiniLM(MiniLMRowInt8Embedder):
+    """The real (default) model, interrupted (as by Ctrl-C) on its third batch of a run."""
 
     calls = 0
 

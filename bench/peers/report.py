@@ -17,13 +17,15 @@ def _verdict(ratio: float, target: float) -> str:
     return f"≥ {target:g}×: holds" if ratio >= target else f"≥ {target:g}×: **does not hold**"
 
 
-#: The default embedder's name in the results (runs from before it was recorded used it).
-DEFAULT_EMBEDDER = "minilm-int8"
+#: The default embedder's name in the results (config/settings/base.py MNEMO_EMBEDDER; since
+#: 2026-11-29: until then "minilm-int8", which runs from before the name was recorded used).
+DEFAULT_EMBEDDER = "minilm-int8-rowwise"
+UNRECORDED_EMBEDDER = "minilm-int8"
 TITLE = "## Mnemo beside Mem0 (`make bench-peers`)"
 
 
 def _embedder(r: dict[str, Any]) -> str:
-    return str(r["machine"].get("mnemo_embedder", DEFAULT_EMBEDDER))
+    return str(r["machine"].get("mnemo_embedder", UNRECORDED_EMBEDDER))
 
 
 def _cache(m: dict[str, Any]) -> str:
@@ -212,13 +214,13 @@ def newest(default: bool = True) -> Path | None:
 
 def newest_section() -> list[str]:
     """The newest default-embedder run's section and, when one was run after it, the newest run with
-    an opt-in embedder (MNEMO_EMBEDDER=minilm-int8-dynamic make bench-peers) in a section of its own:
-    the targets are judged on the default; the opt-in shows what its trade buys."""
+    another embedder (MNEMO_EMBEDDER=minilm-int8 make bench-peers) in a section of its own: the
+    targets are judged on the default; the other shows what its trade buys."""
     path, other = newest(), newest(default=False)
     lines = render_section(json.loads(path.read_text()), f"`{path.relative_to(ROOT)}`") if path else []
     if other and (path is None or other.name > path.name):
         r = json.loads(other.read_text())
-        title = f"## Mnemo beside Mem0 with the opt-in `{_embedder(r)}` embedder (`make bench-peers`)"
+        title = f"## Mnemo beside Mem0 with `MNEMO_EMBEDDER={_embedder(r)}` (`make bench-peers`)"
         lines += render_section(r, f"`{other.relative_to(ROOT)}`", title, notes=False)
     return lines
 

@@ -254,14 +254,25 @@ def parse_server_timing(header: str) -> dict[str, float]:
 class Client:
     """One keep-alive HTTP connection (one per thread), with the token."""
 
+    #: The server closes a keep-alive connection idle this long (config/gunicorn.py ``keepalive``,
+    #: 5 s); a client thread idle longer (while Mem0 runs its turn) opens a new one before its next
+    #: request, rather than send it on a socket the server is closing: each run until 2026-11-29
+    #: counted five such 599s, one per round, on the thread's warm-up request (no section's errors).
+    IDLE_REOPEN_S = 4.0
+
     def __init__(self, port: int, token: str) -> None:
         self.port, self.token = port, token
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.server_timing: dict[str, float] = {}
+        self.last_used = time.perf_counter()
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
         payload = json.dumps(body) if body is not None else None
         headers = {"Authorization": f"Token {self.token}", "Content-Type": "application/json"}
+        if time.perf_counter() - self.last_used > self.IDLE_REOPEN_S:
+            self.conn.close()
+            with contextlib.suppress(OSError):  # a refusal shows in the request below
+                self.conn.connect()  # outside the timing
         started = time.perf_counter()
         try:
             self.conn.request(method, path, body=payload, headers=headers)
@@ -271,7 +282,8 @@ class Client:
             self.conn.close()
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             return 599, None, (time.perf_counter() - started) * 1000
-        ms = (time.perf_counter() - started) * 1000
+        self.last_used = time.perf_counter()
+        ms = (self.last_used - started) * 1000
         self.server_timing = parse_server_timing(response.getheader("Server-Timing") or "")
         return response.status, data, ms
 
@@ -594,7 +606,7 @@ def async_conversations(ids: list[str], count: int) -> list[str]:
 
 
 #: Mnemo's default embedder (config/settings/base.py MNEMO_EMBEDDER).
-DEFAULT_EMBEDDER = "minilm-int8"
+DEFAULT_EMBEDDER = "minilm-int8-rowwise"
 
 
 def machine(python: str) -> dict[str, Any]:

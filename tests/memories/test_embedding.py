@@ -22,7 +22,7 @@ def test_runs_offline_with_the_default_model():
     assert os.environ["HF_HUB_OFFLINE"] == "1"
     embedder = get_embedder()
     assert isinstance(embedder, MiniLMInt8Embedder)
-    assert embedder.name == "all-MiniLM-L6-v2-onnx-int8"
+    assert embedder.name == "all-MiniLM-L6-v2-onnx-int8-rowwise-r3"  # the default, minilm-int8-rowwise
     assert embedder.dimensions == 384
     assert get_embedder() is embedder  # loaded once per process
 
@@ -137,7 +137,7 @@ def test_an_unknown_embedder_is_a_clear_error():
         pytest.raises(EmbedderUnavailable, match="unknown embedder"),
     ):
         embed_texts(["x"])
-    assert embedding.get_embedder().name == "all-MiniLM-L6-v2-onnx-int8"
+    assert embedding.get_embedder().name == "all-MiniLM-L6-v2-onnx-int8-rowwise-r3"
 
 
 FILLER_WORDS = [

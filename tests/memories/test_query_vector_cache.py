@@ -56,7 +56,7 @@ def test_zero_turns_the_cache_off(model_runs):
 def test_another_embedder_setting_does_not_read_the_vectors_of_this_one(model_runs):
     selectors.query_vector_literal("a")
     key = next(iter(selectors._query_vectors))
-    assert key[0] == "minilm-int8" and key[3] == "a"
+    assert key[0] == "minilm-int8-rowwise" and key[3] == "a"
     with override_settings(MNEMO_EMBEDDER="memories.embedding.MiniLMInt8Embedder"):
         selectors.query_vector_literal("a")  # a new embedder object, its own entry
     assert len(selectors._query_vectors) == 2

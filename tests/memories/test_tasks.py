@@ -24,7 +24,7 @@ def test_embed_memories_embeds_queued_rows_in_one_batch():
     for row in Memory.objects.filter(id__in=[r.id for r in rows]):
         assert row.status == Memory.Status.READY
         assert len(row.embedding) == 384
-        assert row.embedding_model == "all-MiniLM-L6-v2-onnx-int8"
+        assert row.embedding_model == "all-MiniLM-L6-v2-onnx-int8-rowwise-r3"
         assert row.embedded_at is not None
 
 

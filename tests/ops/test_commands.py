@@ -19,6 +19,9 @@ from tests.conftest import ROOT
 from tests.factories import UserFactory
 from tests.support import InterruptedMiniLM
 
+#: The name the default embedder (minilm-int8-rowwise) records on each memory it embeds.
+DEFAULT_MODEL = InterruptedMiniLM.name
+
 pytestmark = pytest.mark.django_db
 
 
@@ -74,7 +77,7 @@ def test_reembed_after_a_model_change_records_the_new_model(ns):
     out, _ = run("reembed_memories", "--batch-size", "2")
     assert "Re-embedded 5 memories" in out
     assert set(Memory.objects.filter(id__in=[r.id for r in rows]).values_list("embedding_model", flat=True)) == {
-        "all-MiniLM-L6-v2-onnx-int8"
+        DEFAULT_MODEL
     }
     out, _ = run("reembed_memories")
     assert "Re-embedded 0 memories" in out  # nothing left to do
@@ -87,12 +90,12 @@ def test_an_interrupted_reembed_loses_nothing_and_a_rerun_continues(ns):
     InterruptedMiniLM.calls = 0
     with pytest.raises(KeyboardInterrupt):
         run("reembed_memories", "--batch-size", "3", "--model", "tests.support.InterruptedMiniLM")
-    done = Memory.objects.filter(namespace=ns, embedding_model="all-MiniLM-L6-v2-onnx-int8").count()
+    done = Memory.objects.filter(namespace=ns, embedding_model=DEFAULT_MODEL).count()
     assert done == 6  # two whole batches committed, the third rolled back
     assert Memory.objects.filter(namespace=ns, embedding_model="old-model").count() == 4
     out, _ = run("reembed_memories", "--batch-size", "3")
     assert "Re-embedded 4 memories" in out
-    assert Memory.objects.filter(namespace=ns, embedding_model="all-MiniLM-L6-v2-onnx-int8").count() == 10
+    assert Memory.objects.filter(namespace=ns, embedding_model=DEFAULT_MODEL).count() == 10
 
 
 def test_reembed_only_missing_and_by_namespace(ns):
@@ -312,7 +315,7 @@ def test_memory_stats_table_and_json(ns):
     data = json.loads(run("memory_stats", "--json")[0])
     [row] = [r for r in data["namespaces"] if r["namespace"] == "user:ops"]
     assert (row["ready"], row["queued"], row["expired"]) == (2, 1, 1)
-    assert row["oldest_queued_seconds"] is not None and row["embedding_models"] == ["all-MiniLM-L6-v2-onnx-int8"]
+    assert row["oldest_queued_seconds"] is not None and row["embedding_models"] == [DEFAULT_MODEL]
     assert data["rules"] == [{"tool_name": "send_email", "critical": 1, "high": 0, "normal": 0}]
 
 
@@ -352,14 +355,16 @@ def test_doctor_says_which_memories_carry_another_models_vectors(ns):
 
 @pytest.mark.parametrize("vnni", [True, False])
 def test_doctor_says_where_the_rowwise_embedder_is_faster(monkeypatch, vnni):
-    """On a CPU with VNNI the integer embedder is faster with the same retrieval: the doctor's
-    embedder line says so when the default is configured, and says nothing on other CPUs."""
+    """On a CPU with VNNI the default integer embedder is faster than minilm-int8 with the same
+    retrieval: the doctor's embedder line says so when minilm-int8 is configured, and says
+    nothing on other CPUs."""
     from memories import embedding
 
     monkeypatch.setattr(embedding, "cpu_has_vnni", lambda: vnni)
-    out, _ = run("mnemo_doctor")
+    with override_settings(MNEMO_EMBEDDER="minilm-int8"):
+        out, _ = run("mnemo_doctor")
     line = next(x for x in out.splitlines() if "embedder:" in x)
-    assert ("this CPU has VNNI: MNEMO_EMBEDDER=minilm-int8-rowwise" in line) is vnni
+    assert ("this CPU has VNNI: the default minilm-int8-rowwise" in line) is vnni
     assert "Mnemo is healthy" in out
 
 
