@@ -161,6 +161,14 @@ class MiniLMInt8Embedder:
         self.model_source = "shipped"
         return str(source)
 
+    def prepare(self) -> str:
+        """Derive and cache this embedder's graph without starting a session, and say where it
+        came from ("cache", "derived" or "shipped"). ``make run`` calls it once before its
+        processes start, so that they load the graph from the cache instead of each deriving it
+        at the same moment on a first start."""
+        self._model()
+        return self.model_source
+
     def window_starts(self, length: int) -> list[int]:
         """Where the windows of a text of ``length`` tokens start: every ``STRIDE`` tokens, or,
         past ``max_windows`` windows, ``max_windows`` starts spread evenly from the first token

@@ -231,6 +231,35 @@ def _say_if_other_model_vectors() -> None:
         )
 
 
+def _prepare_embedder() -> None:
+    """Derive the configured embedder's graph here, once, before the web processes and the worker
+    start: on a first start each of them would derive it at the same moment (the default's takes
+    about 9 s of one core on a 2-core Zen 3), and later starts load it from the cache in half a
+    second. A failure is said and left to the processes, which report it as they always did."""
+    from django.conf import settings
+
+    from memories.embedding import EmbedderUnavailable, build_embedder
+
+    try:
+        prepare = getattr(build_embedder(settings.MNEMO_EMBEDDER), "prepare", None)
+    except EmbedderUnavailable:
+        return  # the web process reports it (health, 503)
+    if prepare is None:
+        return  # an embedder of your own: nothing to derive
+    started = time.monotonic()
+    try:
+        source = prepare()
+    except Exception as exc:
+        print(f"mnemo: the embedding model's graph could not be prepared ({exc})", flush=True)
+        return
+    if source == "derived":
+        print(
+            f"mnemo: derived the embedding model's graph in {time.monotonic() - started:.1f} s "
+            f"(once; kept in {settings.MNEMO_EMBED_CACHE_DIR})",
+            flush=True,
+        )
+
+
 def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[str, str]) -> int:
     """Prepare the database, start the children and watch them until a stop."""
     from django.conf import settings
@@ -254,6 +283,7 @@ def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[s
         if not args.no_demo:
             call_command("load_demo")
         _say_if_other_model_vectors()
+        _prepare_embedder()
     finally:
         connections.close_all()
     if supervisor.stopping:

@@ -383,6 +383,26 @@ def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
     assert "1 memories carry vectors of another model (old-model)" in out and "reembed_memories" in out
 
 
+def test_make_run_derives_the_embedders_graph_once_before_its_processes_start(tmp_path, capsys):
+    """On a first start the graph is derived by make run itself, then read from the cache: the web
+    processes and the worker load it instead of each deriving it at the same moment."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mnemo_serve", ROOT / "scripts" / "serve.py")
+    serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve)
+    with override_settings(MNEMO_EMBED_CACHE_DIR=tmp_path):
+        serve._prepare_embedder()
+        assert "derived the embedding model's graph in" in capsys.readouterr().out
+        [graph] = tmp_path.glob("minilm-int8-rowwise-*.onnx")  # the default's
+        serve._prepare_embedder()
+        assert capsys.readouterr().out == ""  # read from the cache: nothing to say
+        assert list(tmp_path.glob("*.onnx")) == [graph]
+    with override_settings(MNEMO_EMBEDDER="tests.support.Wide512Embedder"):
+        serve._prepare_embedder()  # an embedder of one's own has nothing to derive
+    assert capsys.readouterr().out == ""
+
+
 def test_doctor_reports_a_wrong_dimension():
     out = StringIO()
     with (
