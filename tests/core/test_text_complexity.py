@@ -153,6 +153,13 @@ def assert_linear(
             # machine): measured again at 4n and 32n, where both sizes lie past that step. A pass
             # that grows faster than linearly reads ~64 at any size.
             ratio = min(ratio, growth(fn, shape, 4 * n, reps=3 * REPS, clock=clock))
+        for _ in range(2):
+            if ratio <= MAX_RATIO:
+                break
+            # Still over: once or twice more, the least kept. A burst of the machine's load only
+            # adds time, and a pass that grows faster than linearly reads ~64 every time (seen in
+            # CI on a 2-core Zen 3: 10.0 and 10.5 for two linear passes that read 8 alone).
+            ratio = min(ratio, growth(fn, shape, 4 * n, reps=3 * REPS, clock=clock))
         if ratio > MAX_RATIO:
             slow[shape] = round(ratio, 1)
     assert not slow, f"time(8n)/time(n) above {MAX_RATIO} for: {slow}"
