@@ -368,12 +368,18 @@ def test_doctor_says_where_the_rowwise_embedder_is_faster(monkeypatch, vnni):
     assert "Mnemo is healthy" in out
 
 
-def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
+def serve_script():
+    """scripts/serve.py (make run) as a module: it is a script, not part of a package."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("mnemo_serve", ROOT / "scripts" / "serve.py")
     serve = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(serve)
+    return serve
+
+
+def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
+    serve = serve_script()
     add(ns, "Fact one")
     serve._say_if_other_model_vectors()
     assert capsys.readouterr().out == ""
@@ -386,11 +392,7 @@ def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
 def test_make_run_derives_the_embedders_graph_once_before_its_processes_start(tmp_path, capsys):
     """On a first start the graph is derived by make run itself, then read from the cache: the web
     processes and the worker load it instead of each deriving it at the same moment."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("mnemo_serve", ROOT / "scripts" / "serve.py")
-    serve = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(serve)
+    serve = serve_script()
     with override_settings(MNEMO_EMBED_CACHE_DIR=tmp_path):
         serve._prepare_embedder()
         assert "derived the embedding model's graph in" in capsys.readouterr().out
