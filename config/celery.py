@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_failure, task_retry, task_success, worker_init, worker_ready
+from celery.signals import task_failure, task_retry, task_success, worker_init
 
 from config import broker
 
@@ -49,11 +49,3 @@ def _embedder_threads_per_task(sender=None, **kwargs):
     threaded = "thread" in str(getattr(sender, "pool_cls", "")).lower()
     if threaded and concurrency > 1 and "MNEMO_EMBEDDER_THREADS" not in os.environ:
         settings.MNEMO_EMBEDDER_THREADS = max(1, (os.cpu_count() or 1) // concurrency)
-
-
-@worker_ready.connect
-def _settle_heap(sender=None, **kwargs):
-    """What the worker holds once it is up is frozen out of the collector's passes (config/heap.py)."""
-    from config import heap
-
-    heap.settle()

@@ -62,12 +62,6 @@ def post_worker_init(worker):
         from memories.embedding import get_embedder
 
         get_embedder().embed(["warm up"])
-    from django.urls import get_resolver
-
-    from config import heap
-
-    get_resolver().url_patterns  # noqa: B018 (every view module imported now, not by the first request)
-    heap.settle()
 
 
 def worker_exit(server, worker):
