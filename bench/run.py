@@ -478,6 +478,11 @@ def _rss(env: Env, peaks: dict[str, int]) -> dict[str, int]:
             if kind is None:
                 continue
             for child in [parent, *parent.children(recursive=True)]:
+                # Only the server's own processes: not a helper it runs for a moment (gunicorn's
+                # on_starting derives the embedder's graph in a child Python, which peaks at 1 GB
+                # and exits before the workers start: memories/graph_prepare.py).
+                if kind == "web" and "gunicorn" not in " ".join(child.cmdline()):
+                    continue
                 peaks[kind] = max(peaks[kind], child.memory_info().rss)  # one process, not the sum
         except psutil.Error:
             continue

@@ -45,6 +45,26 @@ def _exit_normally(signum, frame):
     raise SystemExit(0)
 
 
+def on_starting(server):
+    """Derive the embedder's graph once, in a child process, before the workers start (as
+    ``make run`` does before it starts gunicorn: MNEMO_EMBEDDER_PREPARED). Without it, on a first
+    start every worker derives the graph for itself at the same moment, each peaking at about
+    1 GB and keeping some 300 MB of it (memories/graph_prepare.py). A failure is logged; the
+    workers then derive for themselves."""
+    warm = os.environ.get("MNEMO_WARM_EMBEDDER", "true").lower() in {"1", "true", "yes"}
+    if os.environ.get("MNEMO_EMBEDDER_PREPARED") or not warm:
+        return
+    from memories.graph_prepare import prepare_in_child
+
+    try:
+        source = prepare_in_child()
+    except Exception as exc:  # the workers will derive or report it themselves
+        server.log.warning("the embedding model's graph could not be prepared: %s", exc)
+        return
+    if source == "derived":
+        server.log.info("derived the embedding model's graph once, before the workers start")
+
+
 def post_worker_init(worker):
     """Exit normally on SIGTERM; load the application and the embedder before the first request.
 

@@ -232,24 +232,26 @@ def _say_if_other_model_vectors() -> None:
 
 
 def _prepare_embedder() -> None:
-    """Derive the configured embedder's graph here, once, before the web processes and the worker
+    """Derive the configured embedder's graph once, before the web processes and the worker
     start: on a first start each of them would derive it at the same moment (the default's takes
     about 9 s of one core on a 2-core Zen 3), and later starts load it from the cache in half a
-    second. A failure is said and left to the processes, which report it as they always did."""
+    second. In a child Python (memories/graph_prepare.py): deriving holds up to 1 GB, which this
+    supervisor, alive as long as the server, would otherwise keep a good part of. A failure is
+    said and left to the processes, which report it as they always did."""
     from django.conf import settings
 
-    from memories.embedding import EmbedderUnavailable, build_embedder
+    from memories.graph_prepare import prepare_in_child
 
-    try:
-        prepare = getattr(build_embedder(settings.MNEMO_EMBEDDER), "prepare", None)
-    except EmbedderUnavailable:
-        return  # the web process reports it (health, 503)
-    if prepare is None:
-        return  # an embedder of your own: nothing to derive
     started = time.monotonic()
     try:
-        source = prepare()
-    except Exception as exc:
+        source = prepare_in_child(
+            {
+                "MNEMO_EMBEDDER": str(settings.MNEMO_EMBEDDER),
+                "MNEMO_EMBED_CACHE_DIR": str(settings.MNEMO_EMBED_CACHE_DIR),
+                "MNEMO_EMBED_FUSED": "true" if settings.MNEMO_EMBED_FUSED else "false",
+            }
+        )
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
         print(f"mnemo: the embedding model's graph could not be prepared ({exc})", flush=True)
         return
     if source == "derived":
@@ -291,6 +293,7 @@ def serve(args: argparse.Namespace, supervisor: Supervisor, database_env: dict[s
 
     # The children attach to our database without holding it (database_env: config/embedded_pg).
     env = dict(os.environ, PYTHONPATH=str(ROOT), HOST=args.host, PORT=str(args.port), **database_env)
+    env["MNEMO_EMBEDDER_PREPARED"] = "1"  # done above: gunicorn's on_starting need not do it again
     python = sys.executable
     if args.dev:
         web = [python, "manage.py", "runserver", f"{args.host}:{args.port}"]

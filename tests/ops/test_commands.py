@@ -389,9 +389,17 @@ def test_make_run_says_when_memories_carry_another_models_vectors(ns, capsys):
     assert "1 memories carry vectors of another model (old-model)" in out and "reembed_memories" in out
 
 
-def test_make_run_derives_the_embedders_graph_once_before_its_processes_start(tmp_path, capsys):
-    """On a first start the graph is derived by make run itself, then read from the cache: the web
-    processes and the worker load it instead of each deriving it at the same moment."""
+def test_make_run_derives_the_embedders_graph_once_before_its_processes_start(tmp_path, capsys, monkeypatch):
+    """On a first start the graph is derived by make run, then read from the cache: the web
+    processes and the worker load it instead of each deriving it at the same moment. It is
+    derived in a child process: the supervisor, alive as long as the server, never holds the
+    derivation's memory (it kept 613 MB when it derived itself)."""
+    import memories.embedding
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("the graph was derived (or read) in make run's own process")
+
+    monkeypatch.setattr(memories.embedding, "_cached_derivation", not_here)
     serve = serve_script()
     with override_settings(MNEMO_EMBED_CACHE_DIR=tmp_path):
         serve._prepare_embedder()
