@@ -244,8 +244,11 @@ def merge(files: list[Path]) -> tuple[dict[str, Any], str]:
         # run: its date and commit) keeps the machine facts of the one before it.
         merged["machine"] = {**merged["machine"], **data["machine"]}
         for key in sections:
-            if key == "peak_rss_mb":  # the largest process seen in any of the runs
-                merged[key] = {k: max(v, merged.get(key, {}).get(k, 0)) for k, v in data[key].items()}
+            if key == "peak_rss_mb":
+                # Each kind's from the newest run that started such a process (0: it started none).
+                # Not the largest of all runs: an older run measured older code, and it was the
+                # largest that kept a mended regression on the page (bench/NOTES.md, 2026-11-29).
+                merged[key] = {**merged.get(key, {}), **{k: v for k, v in data[key].items() if v}}
             else:
                 merged[key] = data[key]
     return merged, "; ".join(sources)

@@ -76,6 +76,23 @@ def test_rounds_merge_into_medians():
     assert median_summary(rounds[:1]) is rounds[0]
 
 
+def test_the_page_takes_each_process_kinds_peak_rss_from_the_newest_run_that_started_one(tmp_path):
+    """An older run measured older code: its larger peak must not outlive the change that mended it
+    (a full run's 1,020 MB web peak, from workers deriving the embedder's graph, stayed on the page
+    under the old rule, the largest of all runs). A run that started no such process (0) leaves the
+    one before."""
+    from bench.report import merge
+
+    def results(name: str, commit: str, web: float, worker: float) -> object:
+        path = tmp_path / name
+        path.write_text(json.dumps({"machine": {"commit": commit}, "peak_rss_mb": {"web": web, "worker": worker}}))
+        return path
+
+    files = [results("a.json", "old", 1020.5, 464.5), results("b.json", "new", 352.1, 0), results("c.json", "r", 0, 0)]
+    merged, _ = merge(files)
+    assert merged["peak_rss_mb"] == {"web": 352.1, "worker": 464.5}
+
+
 def test_the_ratio_verdict_shows_what_the_cores_allow():
     from bench.report import render
 
