@@ -11,7 +11,9 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import HnswIndex
+
+from memories.vector_field import StoredVectorField
 
 #: The width of the ``embedding`` columns; the configured embedder must produce vectors this long
 #: (``mnemo_doctor`` and ``/readyz`` check it).
@@ -73,7 +75,7 @@ class Memory(models.Model):
 
     namespace = models.ForeignKey(Namespace, on_delete=models.PROTECT, related_name="memories")
     text = models.TextField()
-    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding = StoredVectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     #: The id an asynchronous add answers with (seed 002's event id).
@@ -163,7 +165,7 @@ class MemoryChunk(models.Model):
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="chunks")
     namespace = models.ForeignKey(Namespace, on_delete=models.CASCADE, related_name="+")
     position = models.PositiveIntegerField()
-    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedding = StoredVectorField(dimensions=EMBEDDING_DIMENSIONS)
 
     class Meta:
         ordering = ["memory", "position"]
@@ -198,7 +200,7 @@ class Tombstone(models.Model):
     memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="tombstones")
     namespace = models.ForeignKey(Namespace, on_delete=models.CASCADE, related_name="tombstones")
     text = models.TextField()
-    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding = StoredVectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.FORGOTTEN)
     reason = models.TextField(blank=True, default="")
     replaced_by = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="replaces")

@@ -34,6 +34,7 @@ from memories.selectors import (
 from memories.tags import normalize_tags
 from memories.temporal import MAX_CHARS as SUPERSEDE_MAX_CHARS
 from memories.temporal import check_validity, contradiction, shape
+from memories.vector_field import vector_text
 
 DEDUP_POLICIES = ("insert", "skip_if_near", "ask")
 #: remember's ``supersede``: "report" a newer fact's contradicted memories, or also "close" them.
@@ -130,7 +131,7 @@ def write_embeddings(
                 now,
                 now,
                 [row.id for row in rows],
-                [_vector_literal(row.embedding) for row in rows],
+                [vector_text(row.embedding) for row in rows],
             ],
         )
     MemoryChunk.objects.filter(memory_id__in=[row.id for row in rows]).delete()

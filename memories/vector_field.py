@@ -1,0 +1,45 @@
+"""The ``embedding`` columns' model field: pgvector's ``VectorField`` with a cheaper text form.
+
+Django's psycopg backend binds values client-side, so every stored vector goes to PostgreSQL
+as pgvector's text literal. pgvector-python writes a list of floats with ``str(float(v))`` per
+number: up to 17 digits each (a 384-number vector is about 8 KB of text), one Python step per
+number. A stored vector is a ``real[]`` (float32), for which 9 significant digits always round
+trip (FLT_DECIMAL_DIG), so this field writes the values as float32 with one ``%.9g`` format for
+the whole vector: the same float32 values in the column, bit for bit (PostgreSQL's ``float4in``
+rounds the shortest decimal of a double to the nearest float32, as numpy's cast does), in about
+two thirds of the text and a quarter of the client's CPU (bench/NOTES.md, 2026-12-01).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+from pgvector.django import VectorField
+
+
+@functools.cache
+def _format(size: int) -> str:
+    return ",".join(["%.9g"] * size)
+
+
+def vector_text(value: Any) -> str:
+    """pgvector's text literal of ``value`` (a sequence of numbers) as float32 values, each in
+    9 significant digits: parsed by PostgreSQL, exactly the float32 values pgvector-python's own
+    17-digit text gives. Raises ``ValueError`` / ``TypeError`` for what is not numbers."""
+    array = np.asarray(value, dtype=np.float32)
+    if array.ndim != 1:
+        raise ValueError("expected a one-dimensional vector")
+    return "[" + _format(array.shape[0]) % tuple(array.tolist()) + "]"
+
+
+class StoredVectorField(VectorField):
+    """A ``vector(n)`` column whose Python lists and numpy arrays are written by
+    :func:`vector_text`; anything else (``None``, pgvector's ``Vector``, a literal) goes
+    pgvector-python's own way."""
+
+    def get_prep_value(self, value: Any) -> str | None:
+        if isinstance(value, list | tuple | np.ndarray):
+            return vector_text(value)
+        return super().get_prep_value(value)
