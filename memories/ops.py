@@ -31,6 +31,7 @@ from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, em
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import forget_namespace_stats, own_index_name, own_index_vector, own_indexes
 from memories.temporal import check_validity
+from memories.vector_field import exact_floats
 
 # --- re-embedding ---------------------------------------------------------------------------------
 
@@ -156,7 +157,7 @@ def memory_record(memory: Memory, *, with_embedding: bool) -> dict[str, Any]:
         "embedding_model": memory.embedding_model,
     }
     if with_embedding and memory.embedding is not None:
-        record["embedding"] = [round(float(x), 7) for x in memory.embedding]
+        record["embedding"] = exact_floats(memory.embedding)
     return record
 
 
@@ -173,7 +174,7 @@ def tombstone_record(tombstone: Tombstone, *, with_embedding: bool) -> dict[str,
         "created_at": _iso(tombstone.created_at),
     }
     if with_embedding and tombstone.embedding is not None:
-        record["embedding"] = [round(float(x), 7) for x in tombstone.embedding]
+        record["embedding"] = exact_floats(tombstone.embedding)
     return record
 
 
@@ -364,10 +365,30 @@ def _import_event(record: dict[str, Any], line: int, memory: Memory) -> list[Mem
     ]
 
 
+def _multi_window(texts: list[str], embedder: Embedder) -> set[int]:
+    """The indexes of the texts ``embedder`` cuts into more than one window. An export carries a
+    memory's vector but not its window vectors, so these are embedded again on import (the same
+    model gives the same vector) and keep the window vectors that let vector search find a detail
+    at their end. Only texts longer than a window in characters are tokenized: a token covers at
+    least one character."""
+    window_ids, window = getattr(embedder, "window_ids", None), getattr(embedder, "WINDOW", None)
+    if window_ids is None or window is None:
+        return set()
+    longer = [i for i, text in enumerate(texts) if len(text) > window]
+    if not longer:
+        return set()
+    return {i for i, windows in zip(longer, window_ids([texts[i] for i in longer]), strict=True) if len(windows) > 1}
+
+
 def _import_batch(
     pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new, events: EventsFor
 ) -> None:
-    need = [i for i, (_, f) in enumerate(pending) if f["embedding"] is None or f["embedding_model"] != embedder.name]
+    windowed = _multi_window([f["text"] for _, f in pending], embedder)
+    need = [
+        i
+        for i, (_, f) in enumerate(pending)
+        if f["embedding"] is None or f["embedding_model"] != embedder.name or i in windowed
+    ]
     computed = embed_with_windows([pending[i][1]["text"] for i in need], embedder) if need else []
     vectors = {i: result for i, result in zip(need, computed, strict=True)}
     threshold = settings.MNEMO_NEAR_DUPLICATE_THRESHOLD

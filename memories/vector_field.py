@@ -34,6 +34,14 @@ def vector_text(value: Any) -> str:
     return "[" + _format(array.shape[0]) % tuple(array.tolist()) + "]"
 
 
+def exact_floats(value: Any) -> list[float]:
+    """``value``'s float32 values as the shortest-enough numbers for a text format (JSON): each
+    the 9-significant-digit decimal of :func:`vector_text`, which reads back as the same float32
+    (an export with embeddings, imported again, stores the vectors it was made from)."""
+    text = vector_text(value)
+    return [float(number) for number in text[1:-1].split(",")] if len(text) > 2 else []
+
+
 class StoredVectorField(VectorField):
     """A ``vector(n)`` column whose Python lists and numpy arrays are written by
     :func:`vector_text`; anything else (``None``, pgvector's ``Vector``, a literal) goes

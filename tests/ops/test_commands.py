@@ -300,6 +300,37 @@ def test_export_to_stdout_and_by_namespace(ns):
     assert record["text"] == "In ops" and len(record["embedding"]) == 384
 
 
+def test_an_export_with_embeddings_imports_the_same_vectors_bit_for_bit(ns, tmp_path):
+    """The exported numbers read back as the stored float32 values, and an import of the export
+    into an empty database stores them again unchanged, a long memory's window vectors included.
+    Both failed before: the export rounded each number to 7 decimal places, and the import took
+    an exported vector as it was and stored no window vectors for it."""
+    import numpy as np
+
+    add(ns, "Priya keeps the spare key to the Lisbon flat in the blue ceramic jar by the door.")
+    add(ns, " ".join(f"word{i}" for i in range(900)))  # long: its window vectors are stored too
+
+    def vectors() -> dict[str, bytes]:
+        return {
+            m.text: np.asarray(m.embedding, dtype=np.float32).tobytes()
+            + b"".join(np.asarray(c.embedding, dtype=np.float32).tobytes() for c in m.chunks.order_by("position"))
+            for m in Memory.objects.prefetch_related("chunks")
+        }
+
+    stored = vectors()
+    path = tmp_path / "vectors.jsonl"
+    run("export_memories", "--with-embeddings", "--output", str(path))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert {r["text"]: np.asarray(r["embedding"], dtype=np.float32).tobytes() for r in records} == {
+        text: value[: 384 * 4] for text, value in stored.items()
+    }
+    MemoryEvent.objects.all().delete()
+    Memory.objects.all().delete()
+    out, err = run("import_memories", str(path))
+    assert "Imported 2 memories" in out, out + err
+    assert vectors() == stored
+
+
 # --- stats, requeue, doctor, demo ------------------------------------------------------------------------
 
 
