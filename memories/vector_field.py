@@ -27,10 +27,16 @@ def _format(size: int) -> str:
 def vector_text(value: Any) -> str:
     """pgvector's text literal of ``value`` (a sequence of numbers) as float32 values, each in
     9 significant digits: parsed by PostgreSQL, exactly the float32 values pgvector-python's own
-    17-digit text gives. Raises ``ValueError`` / ``TypeError`` for what is not numbers."""
-    array = np.asarray(value, dtype=np.float32)
+    17-digit text gives. Raises ``ValueError`` / ``TypeError`` for what is not finite numbers
+    (a value too large for a float32 becomes infinity, and is refused too)."""
+    with np.errstate(over="ignore"):  # a value past float32's range: infinity, refused below
+        array = np.asarray(value, dtype=np.float32)
     if array.ndim != 1:
         raise ValueError("expected a one-dimensional vector")
+    # numpy reads None as NaN (and pgvector refuses NaN and infinity): refused here, in Python,
+    # as pgvector-python's float() refused None, not by the database after a round trip.
+    if not np.isfinite(array).all():
+        raise ValueError("a vector's values must be finite numbers")
     return "[" + _format(array.shape[0]) % tuple(array.tolist()) + "]"
 
 

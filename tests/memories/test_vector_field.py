@@ -58,6 +58,9 @@ def test_the_field_writes_lists_arrays_and_tuples_by_vector_text_and_the_rest_as
         field.get_prep_value([[0.1, 0.2]])
     with pytest.raises(ValueError):
         field.get_prep_value(["a number"])
+    for not_finite in ([0.1, None], [float("nan")], [float("inf")], [1e39]):
+        with pytest.raises(ValueError, match="finite"):
+            field.get_prep_value(not_finite)
 
 
 def test_every_write_path_stores_the_embedders_float32_values(user):
