@@ -5,9 +5,10 @@ as pgvector's text literal. pgvector-python writes a list of floats with ``str(f
 number: up to 17 digits each (a 384-number vector is about 8 KB of text), one Python step per
 number. A stored vector is a ``real[]`` (float32), for which 9 significant digits always round
 trip (FLT_DECIMAL_DIG), so this field writes the values as float32 with one ``%.9g`` format for
-the whole vector: the same float32 values in the column, bit for bit (PostgreSQL's ``float4in``
-rounds the shortest decimal of a double to the nearest float32, as numpy's cast does), in about
-two thirds of the text and a quarter of the client's CPU (bench/NOTES.md, 2026-12-01).
+the whole vector: the same float32 values in the column, bit for bit (PostgreSQL reads the
+17-digit text of a double into the float32 nearest that double, which is numpy's cast), in 64%
+of the text and about two fifths of the client's CPU (77 against 186 µs a vector on a quiet
+machine; bench/NOTES.md, 2026-12-01).
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ def vector_text(value: Any) -> str:
 
 
 def exact_floats(value: Any) -> list[float]:
-    """``value``'s float32 values as the shortest-enough numbers for a text format (JSON): each
-    the 9-significant-digit decimal of :func:`vector_text`, which reads back as the same float32
-    (an export with embeddings, imported again, stores the vectors it was made from)."""
+    """``value``'s float32 values as numbers for a text format (JSON): each the 9-significant-digit
+    decimal of :func:`vector_text`, which reads back as the same float32 (an export with
+    embeddings, imported again, stores the vectors it was made from)."""
     text = vector_text(value)
     return [float(number) for number in text[1:-1].split(",")] if len(text) > 2 else []
 
