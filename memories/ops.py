@@ -31,7 +31,7 @@ from memories.embedding import Embedder, EmbedderUnavailable, build_embedder, em
 from memories.models import EMBEDDING_DIMENSIONS, Memory, MemoryChunk, MemoryEvent, Namespace, Tombstone
 from memories.selectors import forget_namespace_stats, own_index_name, own_index_vector, own_indexes
 from memories.temporal import check_validity
-from memories.vector_field import exact_floats
+from memories.vector_field import exact_floats, vector_text
 
 # --- re-embedding ---------------------------------------------------------------------------------
 
@@ -252,9 +252,7 @@ def _validated(record: dict[str, Any], line: int) -> dict[str, Any]:
         embedding_model=data["embedding_model"],
     )
     tags = services.clean_tags(data["tags"] or [])
-    embedding = data["embedding"]
-    if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
-        raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    embedding = _checked_embedding(data["embedding"])
     check_validity(data["valid_from"], data["valid_until"])
     return {
         "text": text,
@@ -380,6 +378,21 @@ def _multi_window(texts: list[str], embedder: Embedder) -> set[int]:
     return {i for i, windows in zip(longer, window_ids([texts[i] for i in longer]), strict=True) if len(windows) > 1}
 
 
+def _checked_embedding(embedding: list[float] | None) -> list[float] | None:
+    """An import line's vector as the columns take it: EMBEDDING_DIMENSIONS numbers, each within
+    float32's range (a larger one, which JSON and the contract allow, would fail the whole
+    batch's statement instead of this line alone)."""
+    if embedding is None:
+        return None
+    if len(embedding) != EMBEDDING_DIMENSIONS:
+        raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    try:
+        vector_text(embedding)  # the columns' own conversion
+    except ValueError as exc:
+        raise InvalidInput(f"embedding: {exc} within float32's range") from exc
+    return embedding
+
+
 def _import_batch(
     pending, *, embedder: Embedder, dedup_policy: str, report: ImportReport, old_to_new, events: EventsFor
 ) -> None:
@@ -469,9 +482,7 @@ def _import_tombstone(record: dict[str, Any], *, namespace: str | None, cache, o
     text = record["text"]
     if not key or not text:
         raise InvalidInput("a tombstone needs a namespace and a text")
-    embedding = record["embedding"]
-    if embedding is not None and len(embedding) != EMBEDDING_DIMENSIONS:
-        raise InvalidInput(f"embedding must be a list of {EMBEDDING_DIMENSIONS} numbers")
+    embedding = _checked_embedding(record["embedding"])
     memory_id = old_to_new.get(record["memory_id"])
     kind = record["kind"]
     reason = record["reason"] or ""

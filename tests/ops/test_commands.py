@@ -268,6 +268,32 @@ def test_import_reports_bad_lines_by_number_and_goes_on(ns, tmp_path):
     assert Memory.objects.get(text="User likes tea").tags == ["drinks"]
 
 
+def test_an_embedding_past_float32s_range_rejects_its_line_not_the_import(ns, tmp_path):
+    """1e39 is a finite JSON number the line contract takes, but no float32: the memory line and
+    the tombstone line that carry it are rejected by number, and the lines around them imported
+    (it failed the whole import before, nothing of it stored)."""
+    from memories.embedding import get_embedder
+
+    model = get_embedder().name
+    vector, huge = [0.05] * 384, [1e39] + [0.05] * 383
+    lines = [
+        {"namespace": "user:ops", "text": "User likes tea", "embedding": vector, "embedding_model": model},
+        {"namespace": "user:ops", "text": "User likes chess", "embedding": huge, "embedding_model": model},
+        {"type": "tombstone", "namespace": "user:ops", "text": "User liked golf", "embedding": huge},
+        {"type": "tombstone", "namespace": "user:ops", "text": "User liked darts", "embedding": vector},
+    ]
+    path = tmp_path / "huge.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError, match="2 lines rejected"):
+        call_command("import_memories", str(path), stdout=out, stderr=err)
+    rejected = err.getvalue().splitlines()
+    assert [line.split(":")[0] for line in rejected] == ["line 2", "line 3"]
+    assert all("INVALID_INPUT" in line and "float32" in line for line in rejected)
+    assert list(Memory.objects.values_list("text", flat=True)) == ["User likes tea"]
+    assert list(Tombstone.objects.values_list("text", flat=True)) == ["User liked darts"]
+
+
 def test_import_with_skip_if_near_skips_duplicates(ns, tmp_path):
     add(ns, "User's favourite colour is green")
     path = tmp_path / "dups.jsonl"
