@@ -291,7 +291,7 @@ def import_lines(
     is). ``events`` gives each imported memory its history (default: one add event, now); it is
     written in the memory's own transaction."""
     if dedup_policy not in services.DEDUP_POLICIES:
-        raise MnemoError(f"dedup policy must be one of {', '.join(services.DEDUP_POLICIES)}")
+        raise InvalidInput(f"dedup policy must be one of {', '.join(services.DEDUP_POLICIES)}")
     cache: dict[str, Namespace] = {}
     old_to_new: dict[int, int] = {}
     pending: list[tuple[_Pending, dict[str, Any]]] = []
@@ -319,10 +319,10 @@ def import_lines(
                 tombstones.append((number, record))
                 continue
             if kind != "memory":
-                raise MnemoError(f"unknown type {kind!r}")
+                raise InvalidInput(f"unknown type {kind!r}")
             key = namespace or record.get("namespace")
             if not isinstance(key, str) or not key.strip():
-                raise MnemoError("no namespace (give one in the line or with --namespace)")
+                raise InvalidInput("no namespace (give one in the line or with --namespace)")
             reject_secrets(namespace=key)  # a line's namespace becomes a stored key
             fields = _validated(record, number)
             if fields["event_id"] and Memory.objects.filter(event_id=fields["event_id"]).exists():

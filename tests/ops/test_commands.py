@@ -252,6 +252,7 @@ def test_import_reports_bad_lines_by_number_and_goes_on(ns, tmp_path):
                 json.dumps({"namespace": "user:ops"}),
                 json.dumps({"namespace": "user:ops", "text": "ok", "importance": 7}),
                 json.dumps({"text": "no namespace"}),
+                json.dumps({"type": "note", "namespace": "user:ops", "text": "not a type an export writes"}),
                 "",
                 json.dumps({"namespace": "user:ops", "text": "User likes coffee"}),
             ]
@@ -259,11 +260,14 @@ def test_import_reports_bad_lines_by_number_and_goes_on(ns, tmp_path):
         + "\n"
     )
     out, err = StringIO(), StringIO()
-    with pytest.raises(CommandError, match="5 lines rejected"):
+    with pytest.raises(CommandError, match="6 lines rejected"):
         call_command("import_memories", str(path), stdout=out, stderr=err)
     lines = err.getvalue().splitlines()
-    assert [line.split(":")[0] for line in lines] == ["line 2", "line 3", "line 4", "line 5", "line 6"]
+    assert [line.split(":")[0] for line in lines] == ["line 2", "line 3", "line 4", "line 5", "line 6", "line 7"]
     assert "SECRET_REJECTED" in lines[1]
+    # A bad line is the input's fault: INVALID_INPUT, never INTERNAL_ERROR (which a line without a
+    # namespace and one of an unknown type said before).
+    assert all("(INVALID_INPUT)" in line for i, line in enumerate(lines) if i != 1), lines
     assert sorted(Memory.objects.values_list("text", flat=True)) == ["User likes coffee", "User likes tea"]
     assert Memory.objects.get(text="User likes tea").tags == ["drinks"]
 
