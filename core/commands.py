@@ -1,7 +1,9 @@
-"""What every Mnemo management command shares: --quiet, and failures as one line and exit 1."""
+"""What every Mnemo management command shares: --quiet, failures as one line and exit 1, and
+numeric options checked against their range."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -27,3 +29,18 @@ class MnemoCommand(BaseCommand):
     def say(self, message: str, options: dict[str, Any]) -> None:
         if not options.get("quiet"):
             self.stdout.write(message)
+
+
+#: The longest span an "older than" option takes: a hundred years (datetime arithmetic past year 1
+#: overflows, and nothing in Mnemo is older).
+LONGEST_SPAN = timedelta(days=36_500)
+
+
+def in_range(options: dict[str, Any], flag: str, *, minimum: int, maximum: int, unit: str) -> Any:
+    """The value of option ``flag`` ("--older-than"), refused with a one-line reason unless
+    ``minimum`` <= it <= ``maximum`` (NaN, which argparse's float type takes, fails every
+    comparison and so is refused too)."""
+    value = options[flag.lstrip("-").replace("-", "_")]
+    if not minimum <= value <= maximum:
+        raise CommandError(f"{flag} must be from {minimum} to {maximum:,} {unit}.")
+    return value

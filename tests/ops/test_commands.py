@@ -322,6 +322,34 @@ def test_import_failure_modes_are_one_line(tmp_path):
         run("export_memories", "--output", str(tmp_path / "no" / "such" / "dir.jsonl"))
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("purge_expired_memories", "--older-than", "-5"),
+        ("purge_expired_memories", "--older-than", "99999999999999"),  # an OverflowError before
+        ("purge_expired_memories", "--older-than", "30", "--batch-size", "0"),  # "Deleted 0" before
+        ("purge_expired_memories", "--older-than", "30", "--batch-size", "-3"),  # a ValueError before
+        ("requeue_stale_memories", "--older-than", "-1"),
+        ("requeue_stale_memories", "--older-than", "99999999999999999"),  # an OverflowError before
+        ("requeue_stale_memories", "--older-than", "nan"),  # a ValueError before
+        ("requeue_stale_memories", "--older-than", "inf"),
+        ("reembed_memories", "--batch-size", "0"),
+        ("import_memories", "/dev/null", "--batch-size", "0"),  # taken as 1 before
+    ],
+)
+def test_a_number_out_of_an_options_range_is_one_line_naming_the_range(args):
+    with pytest.raises(CommandError, match=rf"^{args[-2]} must be from \d+ to [\d,]+ \w+\.$"):
+        run(*args)
+
+
+def test_the_longest_spans_are_taken(ns):
+    """The range's ends work: a hundred years back is within datetime's range."""
+    add(ns, "Expired long ago", expires_at=timezone.now() - timedelta(days=40))
+    assert "Would delete 0 memories" in run("purge_expired_memories", "--older-than", "36500", "--dry-run")[0]
+    assert "Would delete 1 memories" in run("purge_expired_memories", "--older-than", "0", "--dry-run")[0]
+    assert "Sent 0 queued memories" in run("requeue_stale_memories", "--older-than", "52560000")[0]
+
+
 def test_export_to_stdout_and_by_namespace(ns):
     add(ns, "In ops")
     add(Namespace.objects.create(key="user:else", kind="user"), "Elsewhere")

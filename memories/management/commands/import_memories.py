@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.db import DatabaseError
 
-from core.commands import MnemoCommand
+from core.commands import MnemoCommand, in_range
 from core.errors import MnemoError
 from core.progress import progress
 from memories import mem0_import, ops
@@ -61,6 +61,7 @@ class Command(MnemoCommand):
         parser.add_argument("--batch-size", type=int, default=64)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        in_range(options, "--batch-size", minimum=1, maximum=10_000, unit="lines")
         report = ops.ImportReport()
         events = None
         deleted = 0
@@ -95,7 +96,7 @@ class Command(MnemoCommand):
                     namespace=options["namespace"],
                     dedup_policy=options["dedup_policy"],
                     embedder=embedder,
-                    batch_size=max(1, options["batch_size"]),
+                    batch_size=options["batch_size"],
                     report=report,
                     on_progress=bar.advance,
                     events=events,

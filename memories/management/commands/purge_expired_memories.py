@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import CommandParser
 
-from core.commands import MnemoCommand
+from core.commands import LONGEST_SPAN, MnemoCommand, in_range
 from core.progress import progress
 from memories import ops
 
@@ -27,8 +27,9 @@ class Command(MnemoCommand):
         parser.add_argument("--batch-size", type=int, default=1000)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["older_than"] < 0:
-            raise CommandError("--older-than must be 0 or more days.")
+        in_range(options, "--older-than", minimum=0, maximum=LONGEST_SPAN.days, unit="days")
+        # 0 would read nothing and report "Deleted 0" with expired memories left.
+        in_range(options, "--batch-size", minimum=1, maximum=100_000, unit="memories")
         candidates = ops.expired_before(options["older_than"])
         total = candidates.count()
         if options["dry_run"]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from core.commands import MnemoCommand
+from core.commands import MnemoCommand, in_range
 from core.progress import progress
 from memories import ops
 from memories.embedding import EmbedderUnavailable
@@ -34,8 +34,7 @@ class Command(MnemoCommand):
         parser.add_argument("--batch-size", type=int, default=64, help="memories per batch (default 64)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["batch_size"] < 1:
-            raise CommandError("--batch-size must be at least 1.")
+        in_range(options, "--batch-size", minimum=1, maximum=10_000, unit="memories")
         # Refused before the embedder loads: a wrong command line costs no model load.
         if options["every"] and options["only_missing"]:
             raise CommandError("--all and --only-missing exclude each other.")

@@ -6,9 +6,9 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import CommandParser
 
-from core.commands import MnemoCommand
+from core.commands import LONGEST_SPAN, MnemoCommand, in_range
 from memories import services
 
 
@@ -30,7 +30,7 @@ class Command(MnemoCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["older_than"] < 0:
-            raise CommandError("--older-than must be 0 or more minutes.")
+        minutes = int(LONGEST_SPAN.total_seconds() // 60)
+        in_range(options, "--older-than", minimum=0, maximum=minutes, unit="minutes")
         count = services.requeue_stale_memories(older_than=timedelta(minutes=options["older_than"]))
         self.say(f"Sent {count} queued memories to the embedding task again.", options)
