@@ -290,11 +290,18 @@ class ApiTokenForm(SecretScanningForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if self.instance.pk is None and data.get("user") is not None and not self.errors:
-            try:
-                tokens.check_new_token(user=data["user"], name=data.get("name", ""), expires_at=data.get("expires_at"))
-            except MnemoError as exc:
-                raise ValidationError(exc.message) from exc
+        try:
+            if self.instance.pk is None and data.get("user") is not None and not self.errors:
+                tokens.check_new_token(
+                    user=data["user"],
+                    name=data.get("name", ""),
+                    expires_at=data.get("expires_at"),
+                    rate_limit_per_minute=data.get("rate_limit_per_minute"),
+                )
+            else:  # a token re-limited here: the API's bound, not the column's 2,147,483,647
+                tokens.check_rate_limit(data.get("rate_limit_per_minute"))
+        except MnemoError as exc:
+            raise ValidationError(exc.message) from exc
         return data
 
 

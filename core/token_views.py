@@ -18,8 +18,6 @@ from core.fields import AwareDateTimeField, BoundedIntegerField, TextField
 from core.models import ApiToken
 from core.permissions import get_for_user
 
-MAX_RATE_LIMIT = 1_000_000
-
 
 class TokenInput(StrictSerializer):
     """A new token: its name, and optionally when it expires and how many requests per minute it
@@ -34,7 +32,7 @@ class TokenInput(StrictSerializer):
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=MAX_RATE_LIMIT,
+        max_value=tokens.MAX_RATE_LIMIT,
         help_text="requests per minute; more answer 429 RATE_LIMITED; null: no limit",
     )
 

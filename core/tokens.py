@@ -60,12 +60,29 @@ def assign_new_key(token: ApiToken) -> str:
     return key
 
 
-def check_new_token(*, user: Any, name: str, expires_at: datetime | None) -> None:
+#: The most requests per minute a token's limit may allow, wherever it is set (API, admin, command).
+MAX_RATE_LIMIT = 1_000_000
+#: A token name's longest (its column's).
+NAME_MAX_LENGTH: int = ApiToken._meta.get_field("name").max_length  # type: ignore[assignment]
+
+
+def check_rate_limit(rate_limit_per_minute: int | None) -> None:
+    """A token's limit, wherever it is set or changed: none, or 1 to ``MAX_RATE_LIMIT``."""
+    if rate_limit_per_minute is not None and not 1 <= rate_limit_per_minute <= MAX_RATE_LIMIT:
+        raise InvalidInput(f"rate_limit_per_minute: must be from 1 to {MAX_RATE_LIMIT:,}, or none.")
+
+
+def check_new_token(
+    *, user: Any, name: str, expires_at: datetime | None, rate_limit_per_minute: int | None = None
+) -> None:
     """What a new token must satisfy, wherever it is made (API, admin, commands): INVALID_INPUT
-    for a blank name, a past expiry or a user already holding ``MAX_LIVE_TOKENS`` live tokens;
-    SECRET_REJECTED for a name shaped like a secret."""
+    for a blank or too long name, a past expiry, a limit out of range or a user already holding
+    ``MAX_LIVE_TOKENS`` live tokens; SECRET_REJECTED for a name shaped like a secret."""
     if not name.strip():
         raise InvalidInput("name: must not be blank.")
+    if len(name.strip()) > NAME_MAX_LENGTH:
+        raise InvalidInput(f"name: at most {NAME_MAX_LENGTH} characters.")
+    check_rate_limit(rate_limit_per_minute)
     reject_secrets(name=name)
     if expires_at is not None and expires_at <= timezone.now():
         raise InvalidInput("expires_at: must be in the future.")
@@ -102,7 +119,7 @@ def issue_token(
             )
     # The user's row serialises concurrent creations, so that the count of live tokens is exact.
     list(get_user_model()._default_manager.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
-    check_new_token(user=user, name=name, expires_at=expires_at)
+    check_new_token(user=user, name=name, expires_at=expires_at, rate_limit_per_minute=rate_limit_per_minute)
     token = ApiToken(user=user, name=name.strip(), expires_at=expires_at, rate_limit_per_minute=rate_limit_per_minute)
     key = assign_new_key(token)
     token.save()

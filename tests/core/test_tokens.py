@@ -411,6 +411,49 @@ def test_staff_make_a_token_in_the_admin_and_see_its_key_once():
         assert admin.get(f"/admin/core/apitoken/{query}").status_code in (200, 302, 400), query
 
 
+@pytest.mark.django_db
+def test_a_tokens_limit_and_name_are_bounded_alike_at_every_entrance():
+    """The API's bounds (a limit of 1 to 1,000,000 a minute, a name of at most 100 characters)
+    hold in the admin, on a new token and on one re-limited, and in create_agent_token, which
+    crashed on both with a DataError and admitted the column's 2,147,483,647 before."""
+    from io import StringIO
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from core.tokens import MAX_RATE_LIMIT
+
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    agent = UserFactory(username="agent")
+    admin = Client()
+    admin.force_login(root)
+    too_many = str(MAX_RATE_LIMIT + 1)
+    refused = admin.post(
+        "/admin/core/apitoken/add/", {"user": agent.pk, "name": "x", "rate_limit_per_minute": too_many}
+    )
+    assert refused.status_code == 200 and "must be from 1 to 1,000,000" in refused.content.decode()
+    token = ApiToken.objects.create(user=agent, name="kept", digest="0" * 64, prefix="mnemo_000000")
+    change = admin.post(
+        f"/admin/core/apitoken/{token.pk}/change/",
+        {"user": agent.pk, "name": "kept", "rate_limit_per_minute": too_many},
+    )
+    assert change.status_code == 200 and "must be from 1 to 1,000,000" in change.content.decode()
+    assert ApiToken.objects.get(pk=token.pk).rate_limit_per_minute is None
+    assert ApiToken.objects.filter(user=agent).count() == 1
+
+    for args, message in (
+        (("--rate-limit", "99999999999999999999999"), "must be from 1 to 1,000,000"),
+        (("--rate-limit", "0"), "must be from 1 to 1,000,000"),
+        (("--name", "x" * 101), "at most 100 characters"),
+    ):
+        err = StringIO()
+        with pytest.raises(CommandError, match=message):
+            call_command("create_agent_token", "newcomer", *args, stdout=StringIO(), stderr=err)
+        assert "Created user" not in err.getvalue()
+        assert not get_user_model().objects.filter(username="newcomer").exists()  # rolled back with it
+
+
 # --- DRF's tokens, converted ------------------------------------------------------------------------
 
 

@@ -56,13 +56,10 @@ class Command(BaseCommand):
         days = options["expires_in_days"]
         if days is not None and not 1 <= days <= 36_500:
             raise CommandError("--expires-in-days must be between 1 and 36500.")
-        if options["rate_limit"] is not None and options["rate_limit"] < 1:
-            raise CommandError("--rate-limit must be 1 or more.")
         user, created = User.objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])
-            self.stderr.write(f"Created user {username}.")
         if options["rotate"]:
             for token in ApiToken.objects.filter(user=user, name=name, revoked_at__isnull=True):
                 revoke_token(token=token)
@@ -73,6 +70,8 @@ class Command(BaseCommand):
                 expires_at=timezone.now() + timedelta(days=days) if days is not None else None,
                 rate_limit_per_minute=options["rate_limit"],
             )
-        except MnemoError as exc:
+        except MnemoError as exc:  # the user made above is rolled back with it (transaction.atomic)
             raise CommandError(exc.message) from exc
+        if created:
+            self.stderr.write(f"Created user {username}.")
         self.stdout.write(issued.key)
