@@ -335,6 +335,8 @@ def test_import_failure_modes_are_one_line(tmp_path):
         ("requeue_stale_memories", "--older-than", "inf"),
         ("reembed_memories", "--batch-size", "0"),
         ("import_memories", "/dev/null", "--batch-size", "0"),  # taken as 1 before
+        ("load_demo", "--memories", "100000000000000000000"),  # ran until memory ran out before
+        ("load_demo", "--contacts", "-1"),
     ],
 )
 def test_a_number_out_of_an_options_range_is_one_line_naming_the_range(args):

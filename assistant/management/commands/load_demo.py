@@ -19,7 +19,7 @@ from django.db import transaction
 from guardian.shortcuts import assign_perm
 
 from contacts.models import Contact, ContactMessage, ContactNote
-from core.commands import MnemoCommand
+from core.commands import MnemoCommand, in_range
 from core.models import ApiToken
 from core.tokens import issue_token
 from memories import services
@@ -107,8 +107,9 @@ class Command(MnemoCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["contacts"] < 0 or options["memories"] < 0:
-            raise CommandError("--contacts and --memories must be 0 or more.")
+        # Bounded: a demo is made in one transaction, and 10**20 memories would run until memory ran out.
+        in_range(options, "--contacts", minimum=0, maximum=10_000, unit="contacts")
+        in_range(options, "--memories", minimum=0, maximum=100_000, unit="memories")
         try:
             self._load(options)
         except CommandError:
