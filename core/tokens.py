@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import InvalidInput
+from core.fields import text_problem
 from core.models import ApiToken
 from core.permissions import restrict
 from core.secrets import reject_secrets
@@ -82,6 +83,9 @@ def check_new_token(
         raise InvalidInput("name: must not be blank.")
     if len(name.strip()) > NAME_MAX_LENGTH:
         raise InvalidInput(f"name: at most {NAME_MAX_LENGTH} characters.")
+    problem = text_problem(name)
+    if problem:
+        raise InvalidInput(f"name: {problem}.")
     check_rate_limit(rate_limit_per_minute)
     reject_secrets(name=name)
     if expires_at is not None and expires_at <= timezone.now():

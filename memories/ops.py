@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from core.api import check
 from core.errors import InvalidInput, MnemoError
+from core.fields import text_problem
 from core.parsers import loads
 from core.secrets import reject_secrets
 from memories import services
@@ -121,6 +122,9 @@ def export_path(output: str) -> Path:
 def resolve_import_path(name: str) -> Path:
     """An import's file: as given if it exists, else the same relative name in :func:`exports_dir`
     (so ``import_memories backup.jsonl`` finds what ``export_memories --output backup.jsonl`` wrote)."""
+    problem = text_problem(name)
+    if problem:  # a NUL made the file system's own check raise a ValueError
+        raise InvalidInput(f"the file name {problem}.")
     path = Path(name).expanduser()
     if path.exists() or path.is_absolute():
         return path

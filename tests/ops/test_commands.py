@@ -8,6 +8,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import override_settings
@@ -342,6 +343,36 @@ def test_import_failure_modes_are_one_line(tmp_path):
 def test_a_number_out_of_an_options_range_is_one_line_naming_the_range(args):
     with pytest.raises(CommandError, match=rf"^{args[-2]} must be from \d+ to [\d,]+ \w+\.$"):
         run(*args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("create_agent_token", "x" * 200), "USERNAME is 200 characters long; the limit is 150."),
+        (("create_agent_token", "bad\x00name"), "USERNAME must not contain NUL characters."),
+        (("create_agent_token", "has space"), "USERNAME: Enter a valid username."),
+        (("create_agent_token", "   "), "USERNAME must not be empty."),
+        (("create_agent_token", "gmail-agent", "--name", "bad\x00name"), "name: must not contain NUL characters."),
+        (("ensure_admin", "--username", "x" * 200), "--username is 200 characters long; the limit is 150."),
+        (("ensure_admin", "--username", "bad\x00name"), "--username must not contain NUL characters."),
+        (("import_memories", "bad\x00path"), "the file name must not contain NUL characters."),
+    ],
+)
+def test_a_name_the_database_cannot_hold_is_one_line_about_the_name(args, message):
+    """Each was a DataError or a ValueError traceback (or, for ensure_admin, a line blaming the
+    database) before; no user is made."""
+    users = get_user_model().objects.count()
+    with pytest.raises(CommandError) as caught:
+        run(*args)
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert get_user_model().objects.count() == users
+
+
+def test_an_existing_users_name_is_taken_as_stored():
+    """A user made elsewhere under a name Django's validator would refuse still gets tokens."""
+    get_user_model().objects.create(username="crm agent")
+    out, _ = run("create_agent_token", "crm agent")
+    assert out.strip().startswith("mnemo_")
 
 
 def test_the_longest_spans_are_taken(ns):

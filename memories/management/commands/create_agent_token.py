@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
+from core.commands import checked_username
 from core.errors import MnemoError
 from core.models import ApiToken
 from core.tokens import issue_token, revoke_token
@@ -38,9 +39,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
-        username: str = options["username"].strip()
-        if not username:
-            raise CommandError("USERNAME must not be empty.")
+        username = checked_username(options["username"], flag="USERNAME")
         name = options["name"]
         User = get_user_model()
         if options["revoke"]:

@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.commands import checked_username
+
 
 class Command(BaseCommand):
     help = (
@@ -34,7 +36,9 @@ class Command(BaseCommand):
 
     def _ensure(self, options: dict[str, Any]) -> None:
         User = get_user_model()
-        username = options["username"]
+        # A name the user table cannot hold is the caller's mistake, not the database's: said as
+        # such (a CommandError passes the handler above unchanged).
+        username = checked_username(options["username"], flag="--username")
         if User.objects.filter(username=username).exists():
             self.stdout.write(f"Superuser {username!r} exists; password unchanged.")
             return
