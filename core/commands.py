@@ -42,9 +42,9 @@ LONGEST_SPAN = timedelta(days=36_500)
 def in_range(options: dict[str, Any], flag: str, *, minimum: int, maximum: int, unit: str) -> Any:
     """The value of option ``flag`` ("--older-than"), refused with a one-line reason unless
     ``minimum`` <= it <= ``maximum`` (NaN, which argparse's float type takes, fails every
-    comparison and so is refused too)."""
+    comparison and so is refused too). An option left out (None) is left to its command."""
     value = options[flag.lstrip("-").replace("-", "_")]
-    if not minimum <= value <= maximum:
+    if value is not None and not minimum <= value <= maximum:
         raise CommandError(f"{flag} must be from {minimum} to {maximum:,} {unit}.")
     return value
 

@@ -356,11 +356,14 @@ def test_a_number_out_of_an_options_range_is_one_line_naming_the_range(args):
         (("ensure_admin", "--username", "x" * 200), "--username is 200 characters long; the limit is 150."),
         (("ensure_admin", "--username", "bad\x00name"), "--username must not contain NUL characters."),
         (("import_memories", "bad\x00path"), "the file name must not contain NUL characters."),
+        (("export_memories", "--namespace", "bad\x00ns"), "no namespace 'bad\\x00ns'"),
+        (("create_agent_token", "gmail-agent", "--expires-in-days", "0"), "--expires-in-days must be from 1 to 36,500"),
     ],
 )
 def test_a_name_the_database_cannot_hold_is_one_line_about_the_name(args, message):
-    """Each was a DataError or a ValueError traceback (or, for ensure_admin, a line blaming the
-    database) before; no user is made."""
+    """Each name was a DataError or a ValueError traceback (or, for ensure_admin, a line blaming
+    the database) before, the export's a database error; the range is the commands' one wording.
+    No user is made."""
     users = get_user_model().objects.count()
     with pytest.raises(CommandError) as caught:
         run(*args)

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from core.commands import checked_username
+from core.commands import LONGEST_SPAN, checked_username, in_range
 from core.errors import MnemoError
 from core.models import ApiToken
 from core.tokens import issue_token, revoke_token
@@ -52,9 +52,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Revoked {len(revoked)} token(s) of {username}.")
             return
         name = name if name is not None else "default"
-        days = options["expires_in_days"]
-        if days is not None and not 1 <= days <= 36_500:
-            raise CommandError("--expires-in-days must be between 1 and 36500.")
+        days = in_range(options, "--expires-in-days", minimum=1, maximum=LONGEST_SPAN.days, unit="days")
         user, created = User.objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()

@@ -12,6 +12,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from core.commands import MnemoCommand
+from core.fields import text_problem
 from core.progress import progress
 from memories import ops
 from memories.models import Namespace
@@ -39,7 +40,9 @@ class Command(MnemoCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["namespace"] and not Namespace.objects.filter(key=options["namespace"]).exists():
+        key = options["namespace"]
+        # A key with a NUL is in no namespace (and PostgreSQL refuses to compare one).
+        if key and (text_problem(key) or not Namespace.objects.filter(key=key).exists()):
             raise CommandError(f"no namespace {options['namespace']!r}; `manage.py memory_stats` lists them.")
         records = ops.export_records(
             namespace=options["namespace"],
