@@ -112,3 +112,14 @@ def test_stdio_server_is_built_for_one_caller(people):
 
     server = build_server(stdio=StdioCaller(user_id=people.nobody.pk))
     assert server.name == "mnemo"
+
+
+@pytest.mark.django_db
+def test_mcp_stdio_names_no_user_for_a_name_with_a_nul():
+    """Only call_command can pass one (an argv cannot hold a NUL): "No active user", not the
+    database's DataError."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="No active user named"):
+        call_command("mcp_stdio", "--user", "bad\x00name")

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from assistant.mcp.entrance import open_session, user_for_token
 from assistant.mcp.server import StdioCaller, build_server
 from core.errors import RateLimited
+from core.fields import text_problem
 
 
 class Command(BaseCommand):
@@ -39,7 +40,10 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError("Invalid token (or its user is inactive).")
         elif options["user"]:
-            user = get_user_model().objects.filter(username=options["user"], is_active=True).first()
+            name = options["user"]
+            # A name with a NUL names no user (and PostgreSQL refuses to compare one).
+            users = get_user_model().objects.filter(username=name, is_active=True)
+            user = None if text_problem(name) else users.first()
             if user is None:
                 raise CommandError(f"No active user named {options['user']!r}.")
         else:
