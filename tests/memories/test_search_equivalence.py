@@ -19,7 +19,11 @@ when search began returning each text once (2026-11-27), the hits of 264 of the 
 190 of the corpus's 300 turns share their text with another ("Solveig: Oh I totally get that."
 six times), and every new list was checked against the old one before it was recorded
 (features identical; no text twice; the old list's texts in the same order with the same score,
-cosine and coverage, each at its newest copy among them).
+cosine and coverage, each at its newest copy among them). And once more when the embedding task
+began storing the embedder's float32 values exactly (2026-12-01; it wrote 7 significant digits,
+which do not round-trip every float32, and the fixture's memories are embedded by the task): every
+cosine moved by at most 1.5e-7 (within TOLERANCE), no id or rank moved, and one hit's cosine
+printed to four places crossed a rounding boundary (0.2503 → 0.2502).
 """
 
 from __future__ import annotations
