@@ -38,6 +38,8 @@ DATASETS = {
     "family": HERE / "family.json",  # the seventh, read once to judge a candidate rule (2026-11-27)
     "dev": HERE / "dev.json",  # the eighth, read once to judge a pre-registered candidate (2026-11-27)
     "coach": HERE / "coach.json",  # the ninth, unread, kept in reserve to judge a pre-registered candidate
+    # one chat set in four languages (multilingual.py): what other languages get; nothing is chosen on it
+    "languages": HERE / "languages.json",
 }
 MODES = ("vector", "keyword", "hybrid")
 TYPES = ("single-hop", "multi-hop", "temporal", "open-domain", "adversarial")

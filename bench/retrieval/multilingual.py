@@ -1,0 +1,153 @@
+"""What a language other than English gets from search (issue 26: "the README says what other
+languages get"), measured on languages.json (generate_languages.py): the same chats and questions
+in English, French, German and Spanish, each turn stored through the real ``remember``, each
+question searched through the real ``search_memories`` in each mode (top 10, ``min_score`` 0; in
+hybrid the answerability check is on, as it ships), then:
+
+- R@5 / R@10 / MRR per language and mode, and R@10 per wording (the question in the fact's words,
+  or paraphrased): the difference between two languages is the language's, since the sets are
+  translations of one another;
+- cross-lingual: each English question asked of the French, German and Spanish chats (the same
+  facts; the evidence turn has the same number), what a user gets asking in one language about
+  memories stored in another;
+- the default floor (MNEMO_SEARCH_MIN_SCORE) with the answerability check: the share of answerable
+  questions that get "No matching memories found", per language.
+
+Nothing is fitted: it reads the shipped search. Writes bench/results/languages/<time>.json;
+bench/report.py puts the newest in docs/benchmarks.md.
+
+    .venv/bin/python -m bench.retrieval.multilingual --data-dir /tmp/mnemo-lang
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.retrieval import harness
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+RESULTS = ROOT / "bench" / "results" / "languages"
+NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
+WORDINGS = ("keyword", "paraphrase")
+
+
+def _in(code: str, question: dict[str, Any]) -> dict[str, Any]:
+    """An English question asked of language ``code``'s copy of its chat (same turn numbers)."""
+    conv = code + question["conversation"][2:]
+    return question | {"conversation": conv, "evidence": [code + e[2:] for e in question["evidence"]]}
+
+
+def measure(data: dict[str, Any], namespaces: dict[str, int]) -> dict[str, Any]:
+    """Every table the section shows, from the stored chats."""
+    from django.conf import settings
+
+    floor = settings.MNEMO_SEARCH_MIN_SCORE
+    questions = data["questions"]
+    codes = list(dict.fromkeys(q["language"] for q in questions))
+    out: dict[str, Any] = {"floor": floor, "languages": {}, "cross_lingual": {}}
+    for code in codes:
+        mine = [q for q in questions if q["language"] == code]
+        whole = harness.evaluate(data, namespaces, questions=mine, min_scores=(floor,))
+        row: dict[str, Any] = {"questions": len(mine)}
+        for mode in harness.MODES:
+            row[mode] = whole[mode]["table"]["all"] | {"p50_ms": whole[mode]["latency_ms"]["p50"]}
+        row["hybrid_floor"] = whole["hybrid"]["min_score"][str(floor)]
+        row["by_wording"] = {}
+        for wording in WORDINGS:
+            part = harness.evaluate(data, namespaces, questions=[q for q in mine if q["wording"] == wording])
+            row["by_wording"][wording] = {mode: part[mode]["table"]["all"] for mode in harness.MODES}
+        out["languages"][code] = row
+        print(code, {m: row[m]["r10"] for m in harness.MODES}, flush=True)
+    english = [q for q in questions if q["language"] == "en"]
+    for code in codes:
+        if code == "en":
+            continue
+        asked = [_in(code, q) for q in english]
+        whole = harness.evaluate(data, namespaces, questions=asked)
+        out["cross_lingual"][code] = {mode: whole[mode]["table"]["all"] for mode in harness.MODES}
+        print("en ->", code, {m: out["cross_lingual"][code][m]["r10"] for m in harness.MODES}, flush=True)
+    return out
+
+
+def render_section(result: dict[str, Any]) -> list[str]:
+    """docs/benchmarks.md's section."""
+    langs = result["languages"]
+    en = langs.get("en", {})
+    lines = [
+        "## Other languages (issue 26)",
+        "",
+        f"`bench/retrieval/multilingual.py` on `bench/retrieval/languages.json` ({result['about']}), commit "
+        f"{result['machine']['commit']}, {result['machine']['date'][:10]}, embedder `{result['embedder']}`. "
+        "The four sets are translations of one another (the same people, facts, turns and questions; names "
+        "and numbers as they are), so a difference between two languages is the language's. Top 10 at "
+        "`min_score` 0, the answerability check on in hybrid as it ships; nothing fitted on these sets.",
+        "",
+        "| language | hybrid R@5 / R@10 / MRR | vector R@10 | keyword R@10 | hybrid R@10, fact's words / paraphrased "
+        f"| answerable questions silenced at the default floor ({result['floor']}) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for code, row in langs.items():
+        h = row["hybrid"]
+        gap = f" ({h['r10'] - en['hybrid']['r10']:+.3f})" if en and code != "en" else ""
+        lines.append(
+            f"| {NAMES.get(code, code)} | {h['r5']:.3f} / {h['r10']:.3f}{gap} / {h['mrr']:.3f} "
+            f"| {row['vector']['r10']:.3f} | {row['keyword']['r10']:.3f} "
+            f"| {row['by_wording']['keyword']['hybrid']['r10']:.3f} "
+            f"/ {row['by_wording']['paraphrase']['hybrid']['r10']:.3f} "
+            f"| {row['hybrid_floor']['false_empty_rate']:.1%} |"
+        )
+    if result["cross_lingual"]:
+        lines += [
+            "",
+            "Asked in English about memories stored in another language (the English questions on the other "
+            "chats): R@10",
+            "",
+            "| stored in | hybrid | vector | keyword |",
+            "|---|---|---|---|",
+        ]
+        for code, row in result["cross_lingual"].items():
+            lines.append(
+                f"| {NAMES.get(code, code)} | {row['hybrid']['r10']:.3f} | {row['vector']['r10']:.3f} "
+                f"| {row['keyword']['r10']:.3f} |"
+            )
+    return lines
+
+
+def newest_section() -> list[str]:
+    """The section for the newest results, or nothing when there are none."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data-dir", required=True, help="the benchmark database's folder (kept between runs)")
+    args = parser.parse_args(argv)
+    harness.setup_django(Path(args.data_dir))
+    from django.conf import settings
+
+    data = harness.dataset("languages")
+    namespaces = harness.load(data, progress=True)
+    result = measure(data, namespaces)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    result |= {
+        "about": data["about"],
+        "embedder": settings.MNEMO_EMBEDDER,
+        "machine": {"date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit},
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{time.strftime('%Y-%m-%dT%H%M%S', time.gmtime())}.json"
+    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print("\n".join(render_section(result)))
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
