@@ -1,8 +1,8 @@
 """What a language other than English gets from search (issue 26: "the README says what other
 languages get"), measured on languages.json (generate_languages.py): the same chats and questions
 in English, French, German and Spanish, each turn stored through the real ``remember``, each
-question searched through the real ``search_memories`` in each mode (top 10, ``min_score`` 0; in
-hybrid the answerability check is on, as it ships), then:
+question searched through the real ``search_memories`` in each mode (top 10, ``min_score`` 0; the
+answerability check as configured, off by default: MNEMO_ANSWERABLE_CHECK), then:
 
 - R@5 / R@10 / MRR per language and mode, and R@10 per wording (the question in the fact's words,
   or paraphrased): the difference between two languages is the language's, since the sets are
@@ -10,8 +10,8 @@ hybrid the answerability check is on, as it ships), then:
 - cross-lingual: each English question asked of the French, German and Spanish chats (the same
   facts; the evidence turn has the same number), what a user gets asking in one language about
   memories stored in another;
-- the default floor (MNEMO_SEARCH_MIN_SCORE) with the answerability check: the share of answerable
-  questions that get "No matching memories found", per language.
+- the default floor (MNEMO_SEARCH_MIN_SCORE, and the answerability check when it is on): the share
+  of answerable questions that get "No matching memories found", per language.
 
 Nothing is fitted: it reads the shipped search. Writes bench/results/languages/<time>.json;
 bench/report.py puts the newest in docs/benchmarks.md.
@@ -82,11 +82,13 @@ def render_section(result: dict[str, Any]) -> list[str]:
     lines = [
         "## Other languages (issue 26)",
         "",
-        f"`bench/retrieval/multilingual.py` on `bench/retrieval/languages.json` ({result['about']}), commit "
+        f"`bench/retrieval/multilingual.py` on `bench/retrieval/languages.json`, commit "
         f"{result['machine']['commit']}, {result['machine']['date'][:10]}, embedder `{result['embedder']}`. "
+        f"{result['about']} "
         "The four sets are translations of one another (the same people, facts, turns and questions; names "
         "and numbers as they are), so a difference between two languages is the language's. Top 10 at "
-        "`min_score` 0, the answerability check on in hybrid as it ships; nothing fitted on these sets.",
+        f"`min_score` 0, the answerability check {'on' if result['answerable_check'] else 'off (the default)'}; "
+        "nothing fitted on these sets.",
         "",
         "| language | hybrid R@5 / R@10 / MRR | vector R@10 | keyword R@10 | hybrid R@10, fact's words / paraphrased "
         f"| answerable questions silenced at the default floor ({result['floor']}) |",
@@ -139,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     result |= {
         "about": data["about"],
+        "answerable_check": settings.MNEMO_ANSWERABLE_CHECK,
         "embedder": settings.MNEMO_EMBEDDER,
         "machine": {"date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit},
     }

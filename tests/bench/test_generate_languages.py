@@ -128,6 +128,7 @@ def test_the_section_renders_every_language_and_the_cross_lingual_rows():
     }
     result = {
         "about": "x",
+        "answerable_check": False,
         "embedder": "minilm-int8-rowwise",
         "floor": 0.005,
         "machine": {"commit": "abc1234", "date": "2026-12-07T15:00:00+00:00"},
@@ -138,3 +139,4 @@ def test_the_section_renders_every_language_and_the_cross_lingual_rows():
     assert "| French | 0.500 / 0.600 (+0.000) / 0.400 |" in text
     assert "| 0.600 / 0.300 | 5.0% |" in text
     assert "| French | 0.600 | 0.600 | 0.600 |" in text
+    assert "the answerability check off (the default)" in text
