@@ -4,8 +4,10 @@ of the others, to say what a language other than English gets from search (the R
 Design (its own, not another generator's): 8 conversations between two friends, 8 weekly sessions
 each; each friend tells 10 of 16 kinds of fact (a pet, a new job, a move, an allergy, a flight...)
 in one turn, worded in the question's own words or indirectly, half of them answered by the other
-friend, among about 11 lines of chatter per session. Each fact is asked twice: once in the fact's
-words ("keyword") and once paraphrased, sharing no content word with it but names ("paraphrase").
+friend, among about 11 lines of chatter per session. Each fact is asked twice: once in the words
+of its direct statement ("keyword") and once paraphrased, sharing no content word with that
+statement but names ("paraphrase"); the fact itself is told either directly, in those words, or
+indirectly (``"told"``), half and half at random.
 
 One skeleton (who says what, when, with which values) is drawn from the seed, then written in
 English, French, German and Spanish (bench/retrieval/languages/): the conversations ``en0`` and
@@ -178,6 +180,7 @@ def generate(seed: int = SEED) -> dict[str, Any]:
                             "language": module.CODE,
                             "fact": fact["kind"],
                             "wording": wording,
+                            "told": ("direct", "indirect")[fact["say"]],
                             "question": template.format(**values),
                             "evidence": [where[id(fact)]],
                         }

@@ -4,9 +4,10 @@ in English, French, German and Spanish, each turn stored through the real ``reme
 question searched through the real ``search_memories`` in each mode (top 10, ``min_score`` 0; the
 answerability check as configured, off by default: MNEMO_ANSWERABLE_CHECK), then:
 
-- R@5 / R@10 / MRR per language and mode, and R@10 per wording (the question in the fact's words,
-  or paraphrased): the difference between two languages is the language's, since the sets are
-  translations of one another;
+- R@5 / R@10 / MRR per language and mode, and R@10 per wording (the question in the words of the
+  fact's direct statement, or paraphrased) and per way the fact was told (directly, in those
+  words, or indirectly): the difference between two languages is the language's, since the sets
+  are translations of one another;
 - cross-lingual: each English question asked of the French, German and Spanish chats (the same
   facts; the evidence turn has the same number), what a user gets asking in one language about
   memories stored in another;
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 RESULTS = ROOT / "bench" / "results" / "languages"
 NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
 WORDINGS = ("keyword", "paraphrase")
+TOLD = ("direct", "indirect")
 
 
 def _in(code: str, question: dict[str, Any]) -> dict[str, Any]:
@@ -62,6 +64,13 @@ def measure(data: dict[str, Any], namespaces: dict[str, int]) -> dict[str, Any]:
         for wording in WORDINGS:
             part = harness.evaluate(data, namespaces, questions=[q for q in mine if q["wording"] == wording])
             row["by_wording"][wording] = {mode: part[mode]["table"]["all"] for mode in harness.MODES}
+        # how the fact was told (in the question's keyword words, or indirectly) by how it is asked
+        row["by_told"] = {}
+        for told in TOLD:
+            for wording in WORDINGS:
+                cell = [q for q in mine if q["told"] == told and q["wording"] == wording]
+                part = harness.evaluate(data, namespaces, questions=cell)
+                row["by_told"][f"{told}/{wording}"] = {mode: part[mode]["table"]["all"] for mode in harness.MODES}
         out["languages"][code] = row
         print(code, {m: row[m]["r10"] for m in harness.MODES}, flush=True)
     english = [q for q in questions if q["language"] == "en"]
@@ -90,7 +99,8 @@ def render_section(result: dict[str, Any]) -> list[str]:
         f"`min_score` 0, the answerability check {'on' if result['answerable_check'] else 'off (the default)'}; "
         "nothing fitted on these sets.",
         "",
-        "| language | hybrid R@5 / R@10 / MRR | vector R@10 | keyword R@10 | hybrid R@10, fact's words / paraphrased "
+        "| language | hybrid R@5 / R@10 / MRR | vector R@10 | keyword R@10 | hybrid R@10, asked in the direct "
+        "statement's words / paraphrased "
         f"| answerable questions silenced at the default floor ({result['floor']}) |",
         "|---|---|---|---|---|---|",
     ]
@@ -104,6 +114,21 @@ def render_section(result: dict[str, Any]) -> list[str]:
             f"/ {row['by_wording']['paraphrase']['hybrid']['r10']:.3f} "
             f"| {row['hybrid_floor']['false_empty_rate']:.1%} |"
         )
+    if all("by_told" in row for row in langs.values()):
+        lines += [
+            "",
+            "Hybrid R@10 by how the fact was told (half directly, in the words the first question reuses; half "
+            "indirectly) and how it is asked:",
+            "",
+            "| language | told directly, asked in its words | told directly, paraphrased "
+            "| told indirectly, asked in the direct words | told indirectly, paraphrased |",
+            "|---|---|---|---|---|",
+        ]
+        for code, row in langs.items():
+            cells = [row["by_told"][f"{t}/{w}"]["hybrid"] for t in TOLD for w in WORDINGS]
+            lines.append(
+                f"| {NAMES.get(code, code)} | " + " | ".join(f"{c['r10']:.3f} (n={c['n']})" for c in cells) + " |"
+            )
     if result["cross_lingual"]:
         lines += [
             "",
