@@ -84,6 +84,105 @@ def measure(data: dict[str, Any], namespaces: dict[str, int]) -> dict[str, Any]:
     return out
 
 
+#: Value pairs drawn per kind of fact for the supersession pairs (the same draws in every language).
+SUPERSESSION_DRAWS = 4
+SUPERSESSION_SEED = 5310
+
+
+def supersession_pairs() -> list[dict[str, Any]]:
+    """Pairs of statements ("Ana: <a fact>" stored, then another) in every language, from the
+    languages set's wordings, for ``remember``'s supersession rule:
+
+    - contradiction: the same fact with another answer value ("moved to Porto" → "moved to
+      Bergen"), said the same way (direct → direct) or first told indirectly; ``named`` when the
+      value is a name or number (``generate_languages.PROPER``), else a common noun (a dog, a nurse);
+    - rephrasing (must not be closed): the same fact and value, told indirectly then directly;
+    - another fact (must not be closed): two kinds of fact of one speaker, both told directly.
+    """
+    import random
+
+    from bench.retrieval import generate_languages as gen
+    from bench.retrieval.languages import en
+
+    rng = random.Random(SUPERSESSION_SEED)
+    kinds = sorted(en.FACTS)
+
+    def draw(kind: str) -> dict[str, int]:
+        names = {n for t in en.FACTS[kind]["say"] for n in _fields(t)} - {"S", "O"}
+        return {n: rng.randrange(len(gen.PROPER.get(n) or en.SLOTS[n])) for n in sorted(names)}
+
+    draws = []
+    for i, kind in enumerate(kinds):
+        answer = gen.ANSWER[kind]
+        size = len(gen.PROPER.get(answer) or en.SLOTS[answer])
+        for _ in range(SUPERSESSION_DRAWS):
+            old = draw(kind)
+            new = old | {answer: rng.choice([v for v in range(size) if v != old[answer]])}
+            draws.append((kind, kinds[(i + 1) % len(kinds)], old, new, draw(kinds[(i + 1) % len(kinds)])))
+    pairs = []
+    for module in gen.LANGUAGES:
+
+        def say(kind: str, values: dict[str, int], how: int, module: Any = module) -> str:
+            text = module.FACTS[kind]["say"][how].format(**gen.fill(module, {"values": values}, "Ana", "Ben"))
+            return f"Ana: {text}"
+
+        for kind, next_kind, old, new, other in draws:
+            named = gen.ANSWER[kind] in gen.PROPER
+            base = {"language": module.CODE, "fact": kind}
+            pairs += [
+                base | {"kind": "contradiction", "named": named, "old": say(kind, old, 0), "new": say(kind, new, 0)},
+                base | {"kind": "contradiction", "named": named, "old": say(kind, old, 1), "new": say(kind, new, 0)},
+                base | {"kind": "rephrasing", "old": say(kind, old, 1), "new": say(kind, old, 0)},
+                base | {"kind": "another fact", "old": say(kind, old, 0), "new": say(next_kind, other, 0)},
+            ]
+    return pairs
+
+
+def _fields(template: str) -> set[str]:
+    from bench.retrieval import languages
+
+    return {n for n in languages.placeholders(template) if "[" not in n}
+
+
+def supersession() -> dict[str, Any]:
+    """``memories.temporal.contradiction`` with the shipped thresholds on :func:`supersession_pairs`,
+    the cosine from the configured embedder: per language, contradictions caught (named values,
+    common nouns) and pairs wrongly closed (rephrasings, another fact), with examples."""
+    import numpy as np
+    from django.conf import settings
+
+    from memories.embedding import embed_texts
+    from memories.temporal import contradiction
+
+    pairs = supersession_pairs()
+    texts = sorted({t for p in pairs for t in (p["old"], p["new"])})
+    vectors = dict(zip(texts, embed_texts(texts), strict=True))
+    out: dict[str, Any] = {}
+    for p in pairs:
+        similarity = float(np.dot(vectors[p["old"]], vectors[p["new"]]))
+        closed = (
+            contradiction(
+                p["old"],
+                p["new"],
+                similarity=similarity,
+                threshold=settings.MNEMO_SUPERSEDE_THRESHOLD,
+                change_threshold=settings.MNEMO_SUPERSEDE_CHANGE_THRESHOLD,
+            )
+            is not None
+        )
+        row = out.setdefault(p["language"], {"counts": {}, "wrongly_closed": [], "missed": []})
+        kind = p["kind"] + ("" if p["kind"] != "contradiction" else " (named)" if p["named"] else " (common noun)")
+        count = row["counts"].setdefault(kind, {"flagged": 0, "of": 0})
+        count["flagged"] += closed
+        count["of"] += 1
+        example = (p["old"], p["new"], round(similarity, 3))
+        if closed and p["kind"] != "contradiction" and len(row["wrongly_closed"]) < 4:
+            row["wrongly_closed"].append(example)
+        if not closed and p["kind"] == "contradiction" and p["named"] and len(row["missed"]) < 4:
+            row["missed"].append(example)
+    return out
+
+
 def render_section(result: dict[str, Any]) -> list[str]:
     """docs/benchmarks.md's section."""
     langs = result["languages"]
@@ -143,6 +242,26 @@ def render_section(result: dict[str, Any]) -> list[str]:
                 f"| {NAMES.get(code, code)} | {row['hybrid']['r10']:.3f} | {row['vector']['r10']:.3f} "
                 f"| {row['keyword']['r10']:.3f} |"
             )
+    if result.get("supersession"):
+        lines += [
+            "",
+            "`remember`'s supersession rule (the shipped thresholds) on pairs of statements made from these "
+            "wordings (`multilingual.supersession_pairs`: the same fact with another value, said the same way or "
+            "first told indirectly; must not be closed: the same value told another way, another fact of the same "
+            "speaker): contradictions caught, and pairs wrongly closed",
+            "",
+            "| language | caught, named values | caught, common nouns | wrongly closed: same value told another way "
+            "| wrongly closed: another fact |",
+            "|---|---|---|---|---|",
+        ]
+        keys = ("contradiction (named)", "contradiction (common noun)", "rephrasing", "another fact")
+        for code, row in result["supersession"].items():
+            cells = [row["counts"].get(k, {"flagged": 0, "of": 0}) for k in keys]
+            lines.append(
+                f"| {NAMES.get(code, code)} | "
+                + " | ".join(f"{c['flagged']} of {c['of']} ({c['flagged'] / max(c['of'], 1):.0%})" for c in cells)
+                + " |"
+            )
     return lines
 
 
@@ -163,6 +282,7 @@ def main(argv: list[str] | None = None) -> None:
     data = harness.dataset("languages")
     namespaces = harness.load(data, progress=True)
     result = measure(data, namespaces)
+    result["supersession"] = supersession()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     result |= {
         "about": data["about"],
