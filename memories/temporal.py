@@ -8,7 +8,9 @@ sample on generated pairs (bench/contradictions.py, docs/time-aware.md):
 1. the two texts are close in meaning: cosine ≥ ``threshold`` (``MNEMO_SUPERSEDE_THRESHOLD``), or
    ≥ ``change_threshold`` when the new text says it is a change ("now", "moved", "no longer"…);
 2. a value was replaced: the old text names a value (a number or code, a capitalised name or
-   place) the new text does not mention at all, and the new text names one the old does not;
+   place; not a function word's contraction, nor a text's first word, or a turn's first after its
+   "Name:" prefix, unless a name runs on from it) the new text does not mention at all, and the
+   new text names one the old does not;
 3. about the same subject: both texts open with the same first content word ("User", "Priya",
    "the user's manager"), English putting the subject first; "Priya lives in Paris" and "Colby
    lives in Paris" are two people, not one changed fact;
@@ -78,13 +80,34 @@ def _word(token: str) -> str:
     return word
 
 
-def _is_value(token: str, word: str) -> bool:
+#: Endings of a contraction ("I'm", "we're", "it'd"): the word before one is what is read.
+_CONTRACTIONS = ("'m", "'ve", "'ll", "'d", "'re", "’m", "’ve", "’ll", "’d", "’re")
+
+
+def _is_strong(token: str) -> bool:
+    """A value by its shape alone, wherever it stands: a number, a code, a handle, an amount."""
+    return token[0] in "@#$€£" or _DIGIT.search(token) is not None
+
+
+def _looks_named(token: str, word: str, strong: bool) -> bool:
+    """Strong, or capitalised and not a function word: a value, or a word that only looks like one
+    (which counts neither as a value nor among the other words, ``Shape.rest``)."""
     if not word:
         return False
-    if token[0] in "@#$€£" or _DIGIT.search(token):
+    return strong or (token.strip(_EDGE)[:1].isupper() and word not in _FUNCTION_WORDS)
+
+
+def _is_contraction(word: str) -> bool:
+    """A contraction of a function word ("i'm", "we're") or a negation ("don't"): it names nothing.
+    Read as a value, "I'm" → "I've" was a replaced value (bench/NOTES.md, 2026-12-07)."""
+    if word.endswith(("n't", "n’t")):
         return True
-    first = token.strip(_EDGE)[:1]
-    return first.isupper() and word not in _FUNCTION_WORDS
+    return any(word.endswith(end) and word[: -len(end)] in _FUNCTION_WORDS for end in _CONTRACTIONS)
+
+
+def _is_value(token: str, word: str) -> bool:
+    strong = bool(word) and _is_strong(token)
+    return _looks_named(token, word, strong) and (strong or not _is_contraction(word))
 
 
 def shape(text: str) -> Shape:
@@ -96,7 +119,10 @@ def shape(text: str) -> Shape:
     opening = ""
     additive = change = False
     previous = ""
-    for token in text.split():
+    tokens = text.split()
+    # Where a sentence starts: the text's first token, or the first after a "Name:" prefix.
+    starts = {0, 1} if tokens and tokens[0].endswith(":") else {0}
+    for i, token in enumerate(tokens):
         word = _word(token)
         if word:
             words.add(word)
@@ -107,8 +133,16 @@ def shape(text: str) -> Shape:
         if word in _CHANGE or (previous, word) in _CHANGE_PAIRS:
             change = True
         previous = word
-        value = _is_value(token, word)
-        if not value and word and word not in _MARKERS:
+        strong = bool(word) and _is_strong(token)
+        named = _looks_named(token, word, strong)
+        value = named and (strong or not _is_contraction(word))
+        if value and i in starts and not strong:
+            # Capitalised by its place alone, unless a name runs on from it ("Dr Okafor", "Alto
+            # Design"): alone it is the subject, which rule 3 wants the same in both texts, or an
+            # ordinary word ("First week done at …" read "First" as a dropped value).
+            following = tokens[i + 1] if i + 1 < len(tokens) else ""
+            value = token[-1] not in _EDGE and bool(following) and _is_value(following, _word(following))
+        if not named and word and word not in _MARKERS:
             rest.add(word)
         if value:
             run.append(token.strip(_EDGE))

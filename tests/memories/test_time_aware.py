@@ -349,6 +349,45 @@ def test_the_rule_reads_values_subject_and_markers():
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a contraction of a function word, or a negation, names nothing
+        ("I'm at Globex now, I've left Initech, we're fine, Don't ask.", ("Globex", "Initech")),
+        ("It’d be Lisbon, I’ll say.", ("Lisbon",)),
+        # a turn's first word after its "Name:" prefix is capitalised by its place, not a name...
+        ("Ana: First week done at Alto Design.", ("Alto Design",)),
+        ("Ana: Stayed up until two finishing Ashgrove.", ("Ashgrove",)),
+        # ...unless a name runs on from it, or it is a number or code
+        ("Ana: Dr Okafor fixed my tooth.", ("Dr Okafor",)),
+        ("Dr Okafor is my dentist.", ("Dr Okafor",)),
+        ("Ana: TEAM-123 is my team.", ("TEAM-123",)),
+        ("Ana: Alto Design hired me.", ("Alto Design",)),
+        # a name later in the sentence is read as before
+        ("Ana: We moved to Porto, Dr Okafor said so.", ("Porto", "Dr Okafor")),
+    ],
+)
+def test_what_is_a_named_value(text, values):
+    assert shape(text).values == values
+
+
+def test_a_turn_told_again_in_other_words_is_not_a_replaced_value():
+    """Dialogue turns ("Name: text", as agents store them): the same dentist told twice, in other
+    words, once with "I'm" and once with "I've", is not a contradiction (it was: "I'm" → "I've"
+    read as a replaced value, and "new" as a change; bench/NOTES.md, 2026-12-07); a changed value is."""
+    told = ("Ana: Dr Okafor fixed my tooth in ten minutes, I'm never going back to the old clinic.",)
+    again = "Ana: I've got a new dentist, Dr Okafor, and for once it didn't hurt at all."
+    assert contradiction(*told, again, similarity=0.77, threshold=0.46, change_threshold=0.3) is None
+    moved = contradiction(
+        "Ana: We finally moved to Porto, the flat is tiny.",
+        "Ana: We finally moved to Bergen, the flat is tiny.",
+        similarity=0.8,
+        threshold=0.46,
+        change_threshold=0.3,
+    )
+    assert moved is not None and (moved.old_values, moved.new_values) == (["Porto"], ["Bergen"])
+
+
 # --- concurrency ---------------------------------------------------------------------------------
 
 
