@@ -105,9 +105,11 @@ def _is_contraction(word: str) -> bool:
     return any(word.endswith(end) and word[: -len(end)] in _FUNCTION_WORDS for end in _CONTRACTIONS)
 
 
-def _is_value(token: str, word: str) -> bool:
+def _read(token: str, word: str) -> tuple[bool, bool, bool]:
+    """(strong, looks named, a value) for one token: each check once, the token scanned once."""
     strong = bool(word) and _is_strong(token)
-    return _looks_named(token, word, strong) and (strong or not _is_contraction(word))
+    named = _looks_named(token, word, strong)
+    return strong, named, named and (strong or not _is_contraction(word))
 
 
 def shape(text: str) -> Shape:
@@ -133,15 +135,13 @@ def shape(text: str) -> Shape:
         if word in _CHANGE or (previous, word) in _CHANGE_PAIRS:
             change = True
         previous = word
-        strong = bool(word) and _is_strong(token)
-        named = _looks_named(token, word, strong)
-        value = named and (strong or not _is_contraction(word))
+        strong, named, value = _read(token, word)
         if value and i in starts and not strong:
             # Capitalised by its place alone, unless a name runs on from it ("Dr Okafor", "Alto
             # Design"): alone it is the subject, which rule 3 wants the same in both texts, or an
             # ordinary word ("First week done at …" read "First" as a dropped value).
             following = tokens[i + 1] if i + 1 < len(tokens) else ""
-            value = token[-1] not in _EDGE and bool(following) and _is_value(following, _word(following))
+            value = token[-1] not in _EDGE and bool(following) and _read(following, _word(following))[2]
         if not named and word and word not in _MARKERS:
             rest.add(word)
         if value:
