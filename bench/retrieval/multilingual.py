@@ -12,7 +12,10 @@ answerability check as configured, off by default: MNEMO_ANSWERABLE_CHECK), then
   facts; the evidence turn has the same number), what a user gets asking in one language about
   memories stored in another;
 - the default floor (MNEMO_SEARCH_MIN_SCORE, and the answerability check when it is on): the share
-  of answerable questions that get "No matching memories found", per language.
+  of answerable questions that get "No matching memories found", per language;
+- ``remember``'s supersession rule (memories.temporal, the shipped thresholds) on pairs of one
+  speaker's statements made from the same wordings (:func:`supersession_pairs`): contradictions
+  caught and pairs wrongly closed, per language.
 
 Nothing is fitted: it reads the shipped search. Writes bench/results/languages/<time>.json;
 bench/report.py puts the newest in docs/benchmarks.md.
