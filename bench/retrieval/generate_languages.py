@@ -80,6 +80,11 @@ def _fills(kind: str) -> set[str]:
     return {n for t in (*fact["say"], fact["echo"], *fact["ask"]) for n in languages.placeholders(t) if "[" not in n}
 
 
+def draw_values(rng: random.Random, kind: str) -> dict[str, int]:
+    """A fact's values: per slot or name its templates use, the index of one (the same in every language)."""
+    return {name: rng.randrange(len(PROPER.get(name) or en.SLOTS[name])) for name in sorted(_fills(kind) - {"S", "O"})}
+
+
 def skeleton(rng: random.Random) -> list[dict[str, Any]]:
     """The conversations without words: per session its turns, each a filler line's index or a
     fact (kind, speaker, values, how it is said) or the echo of one."""
@@ -89,15 +94,11 @@ def skeleton(rng: random.Random) -> list[dict[str, Any]]:
         facts = []
         for who in pair:
             for kind in rng.sample(sorted(en.FACTS), FACTS_PER_SPEAKER):
-                values = {}
-                for name in sorted(_fills(kind) - {"S", "O"}):
-                    pool = PROPER.get(name) or en.SLOTS[name]
-                    values[name] = rng.randrange(len(pool))
                 facts.append(
                     {
                         "kind": kind,
                         "speaker": who,
-                        "values": values,
+                        "values": draw_values(rng, kind),
                         "say": rng.randint(0, 1),
                         "echo": rng.random() < 0.5,
                         "session": rng.randint(1, SESSIONS),

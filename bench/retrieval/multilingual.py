@@ -110,18 +110,16 @@ def supersession_pairs() -> list[dict[str, Any]]:
     rng = random.Random(SUPERSESSION_SEED)
     kinds = sorted(en.FACTS)
 
-    def draw(kind: str) -> dict[str, int]:
-        names = {n for t in en.FACTS[kind]["say"] for n in _fields(t)} - {"S", "O"}
-        return {n: rng.randrange(len(gen.PROPER.get(n) or en.SLOTS[n])) for n in sorted(names)}
-
     draws = []
     for i, kind in enumerate(kinds):
         answer = gen.ANSWER[kind]
         size = len(gen.PROPER.get(answer) or en.SLOTS[answer])
         for _ in range(SUPERSESSION_DRAWS):
-            old = draw(kind)
+            old = gen.draw_values(rng, kind)
             new = old | {answer: rng.choice([v for v in range(size) if v != old[answer]])}
-            draws.append((kind, kinds[(i + 1) % len(kinds)], old, new, draw(kinds[(i + 1) % len(kinds)])))
+            draws.append(
+                (kind, kinds[(i + 1) % len(kinds)], old, new, gen.draw_values(rng, kinds[(i + 1) % len(kinds)]))
+            )
     pairs = []
     for module in gen.LANGUAGES:
 
@@ -139,12 +137,6 @@ def supersession_pairs() -> list[dict[str, Any]]:
                 base | {"kind": "another fact", "old": say(kind, old, 0), "new": say(next_kind, other, 0)},
             ]
     return pairs
-
-
-def _fields(template: str) -> set[str]:
-    from bench.retrieval import languages
-
-    return {n for n in languages.placeholders(template) if "[" not in n}
 
 
 def supersession() -> dict[str, Any]:
