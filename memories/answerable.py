@@ -108,10 +108,13 @@ def found(stem: str, words: set[str]) -> bool:
 
 @dataclass(frozen=True)
 class KeyTerms:
-    """The query's informative stems, and those of them written capitalised inside the query."""
+    """The query's informative stems, and those of them written capitalised inside the query
+    (none when the query also names someone the namespace knows: :func:`key_terms`)."""
 
     terms: tuple[str, ...]
     named: frozenset[str]
+    #: the query names someone or something the namespace commonly talks about (a speaker)
+    knows_a_name: bool = False
 
 
 def key_terms(
@@ -119,15 +122,25 @@ def key_terms(
 ) -> KeyTerms:
     """``terms`` (the keyword arm's stems of the query) without the namespace's ``common`` ones;
     ``token_stems`` are the stems of ``query.split()``'s tokens, in order (to find the named
-    ones: capitalised, not the first token)."""
+    ones: capitalised, not the first token).
+
+    A query that also names someone the namespace knows (a capitalised word whose stem is among
+    its ``common`` words: the people talking) has no named key terms. Why: such a question is
+    about that someone, and the other names it holds are its framing, answered by meaning, not by
+    the word: "Would Bruno enjoy a trip to Rome?" (he loves pasta), "Is Rosamund learning the
+    language spoken in Brazil?" (Portuguese). Those were every answerable question the check
+    silenced on bench/retrieval's eight read sets, while a question about something never stored
+    names only people and things the namespace never heard of (bench/NOTES.md, issue 26)."""
     key = tuple(t for t in terms if t not in common)
     keyset = set(key)
     named: set[str] = set()
+    knows = False
     for i, (token, stems) in enumerate(zip(query.split(), token_stems, strict=True)):
         word = token.strip("\"'“”‘’(")
         if i > 0 and word[:1].isupper():
             named.update(s for s in stems if s in keyset)
-    return KeyTerms(key, frozenset(named))
+            knows = knows or any(s in common for s in stems)
+    return KeyTerms(key, frozenset() if knows else frozenset(named), knows)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ with no hit is counted at several floors, with and without the opt-in answerabil
 (memories/answerable.py, applied as the product applies it: on the hits above the floor). Beside
 them, the target set's own questions, searched the same way: its never-stored (near-miss) ones'
 silence and its answerable ones' R@10 lost at each floor, so a floor's cost reads next to its catch.
-coach.json, the unread reserve set, is neither a target nor a source.
+coach.json, the reserve set, is never a source; it can be a target (``--targets coach``), to read a
+candidate of the check held out (bench/NOTES.md, issue 26, 2026-12-07).
 
     .venv/bin/python -m bench.retrieval.far_miss --data-dir /tmp/mnemo-far \
         --targets chat,assistant,family,dev --json bench/results/far-miss/<stamp>.json
@@ -123,7 +124,7 @@ def evaluate(targets: list[str], per_namespace: int, seed: int, dumped: dict[str
     sets = {name: harness.dataset(name) for name in READ}
     result: dict[str, Any] = {"per_namespace": per_namespace, "seed": seed, "floors": FLOORS, "targets": {}}
     for target in targets:
-        data = sets[target]
+        data = sets[target] if target in sets else harness.dataset(target)
         namespaces = harness.load(data, progress=True)
         dia = harness._dia_ids(list(namespaces.values()))
         far: dict[str, list[dict[str, Any]]] = {"asked": [], "renamed": []}
@@ -184,9 +185,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dump", help="every search's record (top score, best cosine and coverage) here")
     args = parser.parse_args(argv)
     targets = args.targets.split(",")
-    unknown = set(targets) - set(READ)
+    unknown = set(targets) - set(READ) - {"coach"}
     if unknown:
-        parser.error(f"not a read set: {', '.join(sorted(unknown))}")
+        parser.error(f"not a read set or coach: {', '.join(sorted(unknown))}")
     harness.setup_django(Path(args.data_dir))
     dumped: dict[str, Any] = {}
     result = evaluate(targets, args.per_namespace, args.seed, dumped)
