@@ -279,7 +279,8 @@ def sources(results_dir: Path, record: bool = True) -> list[Path]:
 def page(files: list[Path]) -> str:
     """docs/benchmarks.md's text from ``files`` (merged, oldest first) and NOTES.md, then the side
     benchmarks' sections, each from the newest file of its own results folder: text passes and
-    request size (issue 24), supersession, the answerability check and other languages (issue 26), search CPU,
+    request size (issue 24), supersession, the answerability check, questions about things never stored and
+    other languages (issue 26), search CPU,
     remember's cost, the full-text index's pending list and the opt-in embedder (issue 25), Mem0
     beside Mnemo (issue 25)."""
     results, source = merge(files)
@@ -292,6 +293,7 @@ def page(files: list[Path]) -> str:
         answerable,  # the answerability check (issue 26)
         embedder_compare,  # the opt-in integer-kernel embedder (issue 25)
         embedder_speed,  # the default embedder's fused graph (issue 25)
+        far_miss,  # questions about things never stored: the default floor and the check (issue 26)
         lodo,  # the fusion rule, each data set held out in turn (issue 26)
         multilingual,  # what other languages get (issue 26)
     )
@@ -300,6 +302,7 @@ def page(files: list[Path]) -> str:
         text_limits,
         contradictions,
         answerable,
+        far_miss,
         lodo,
         multilingual,
         search_cpu,

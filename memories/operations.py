@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from memories import permissions, selectors, services
 from memories.models import Memory
 
@@ -44,6 +46,9 @@ def search(*, user: Any, data: dict[str, Any]) -> tuple[Any, list[selectors.Sear
         limit=data.get("limit", 5),
         mode=data.get("mode", "hybrid"),
         min_score=selectors.min_score_or_default(data.get("min_score")),
+        # Part of the default floor: a caller who sets min_score (0: the top k whatever they are)
+        # gets exactly that cut.
+        answerable_check=settings.MNEMO_ANSWERABLE_CHECK and data.get("min_score") is None,
         filters=selectors.SearchFilters(
             tags=services.clean_tags(data.get("tags") or []),
             tags_mode=data.get("tags_mode", "any"),

@@ -1017,10 +1017,13 @@ def search_memories(
     mode: SearchMode = "hybrid",
     query_vector: list[float] | None = None,
     min_score: float = 0.0,
+    answerable_check: bool = False,
 ) -> list[SearchHit]:
     """The ``limit`` most relevant live memories in the namespaces, best first, each with a
     score of at least ``min_score``, and each text once (of several memories with one text, the
-    best-scored, then the one stored last: _DISTINCT).
+    best-scored, then the one stored last: _DISTINCT). With ``answerable_check`` a hybrid search
+    answers nothing when its hits do not answer the query at all (:func:`answers_query`; the
+    search operation asks for it with the default floor: memories.operations.search).
 
     ``score`` is a calibrated relevance in [0, 1] (see :class:`Calibration`): comparable across
     queries, above 0.5 when the memory is more likely relevant than not. ``similarity`` (cosine)
@@ -1066,7 +1069,7 @@ def search_memories(
                 coverage=None if coverage is None else round(float(coverage), 4),
             )
         )
-    if hits and mode == "hybrid" and settings.MNEMO_ANSWERABLE_CHECK and not answers_query(namespace_ids, query, hits):
+    if hits and mode == "hybrid" and answerable_check and not answers_query(namespace_ids, query, hits):
         return []
     return hits
 

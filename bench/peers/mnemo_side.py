@@ -97,6 +97,7 @@ def search_loop() -> None:
     during that interval only, and during the whole search (the common-words recount included)."""
     import threading
 
+    from django.conf import settings
     from django.db import connection
 
     import memories.selectors as selectors
@@ -135,6 +136,7 @@ def search_loop() -> None:
             query=ask["query"],
             limit=ask["limit"],
             min_score=selectors.min_score_or_default(None),
+            answerable_check=settings.MNEMO_ANSWERABLE_CHECK,
         )
         s1, m1 = stat(backend()), stat(me)
         out = {

@@ -34,11 +34,14 @@ import json
 import random
 import re
 import statistics
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bench.retrieval import harness
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "far-miss"
 
 #: The read sets (harness.DATASETS without the unread reserve).
 READ = ("mnemo", "chat", "assistant", "notes", "team", "life", "family", "dev")
@@ -175,6 +178,58 @@ def evaluate(targets: list[str], per_namespace: int, seed: int, dumped: dict[str
     return result
 
 
+#: What docs/benchmarks.md shows of each run: the default, the floor alone, a high floor.
+SHOWN = (
+    ("check, floor 0.005", "default: floor 0.005 and the check"),
+    ("floor 0.005", "floor 0.005 alone"),
+    ("floor 0.1", "`min_score` 0.1"),
+)
+
+
+def render_section(result: dict[str, Any]) -> list[str]:
+    """docs/benchmarks.md's section for one run (``--json``'s file)."""
+    held = set(result.get("held_out", []))
+    out = [
+        "## Questions about things never stored (issue 26)",
+        "",
+        f"`bench/retrieval/far_miss.py` ({result['date']}, commit `{result.get('commit', '?')}`, seed "
+        f"{result['seed']}): every namespace of each set asked {result['per_namespace']} answerable questions of the "
+        "other read sets, *as asked* (about people and things it never heard of) and *renamed* (their speakers "
+        "replaced by the namespace's user: a floor, some are answerable by chance); beside them the set's own "
+        "never-stored questions (*near* misses: another speaker's fact, a nearby attribute) and the R@10 its "
+        "answerable questions lose against `min_score` 0. Hybrid search, top 10, as a search with no `min_score` "
+        "runs it (the default floor and the answerability check, `memories/answerable.py`). Sets marked held out "
+        "were never read to build or fit the check.",
+        "",
+        "| set | far / near / answerable questions | "
+        + " | ".join(f"{label}: silenced far as asked / renamed / near; R@10 lost (pts)" for _, label in SHOWN)
+        + " |",
+        "|---|---|" + "---|" * len(SHOWN),
+    ]
+    for name, t in result["targets"].items():
+        cells = []
+        for key, _ in SHOWN:
+            row = t["silence"][key]
+            near = row["near (the set's never-stored)"]
+            cells.append(
+                f"{row['far, as asked']:.0%} / {row['far, renamed']:.0%} / {near:.0%}; {row['R@10 lost (points)']:.1f}"
+            )
+        label = f"{name} (held out)" if name in held else name
+        out.append(
+            f"| {label} | {t['far_questions']} / {t['near_questions']} / {t['answerable']} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return out
+
+
+def newest_section() -> list[str]:
+    """The section of the newest run in bench/results/far-miss (bench/report.py)."""
+    from bench.report import newest_results_section
+
+    return newest_results_section(RESULTS, render_section)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", required=True)
@@ -194,6 +249,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.dump:
         Path(args.dump).write_text(json.dumps(dumped) + "\n")
     result["date"] = datetime.now(UTC).isoformat(timespec="seconds")
+    result["commit"] = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    result["held_out"] = [t for t in targets if t == "coach"]
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")

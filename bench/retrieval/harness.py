@@ -140,9 +140,11 @@ def evaluate(
     k: int = 10,
     questions: list[dict[str, Any]] | None = None,
     min_scores: tuple[float, ...] = (),
+    answerable_check: bool = False,
 ) -> dict[str, Any]:
     """Search every question in every mode; the per-type table, latency and, for hybrid, the
-    false-hit / false-empty rates at each of ``min_scores``."""
+    false-hit / false-empty rates at each of ``min_scores``. With ``answerable_check`` the
+    searches run the answerability check (as a search with the default floor does)."""
     from memories import selectors
     from memories.embedding import embed_texts
 
@@ -172,6 +174,8 @@ def evaluate(
                 limit=k,
                 mode=mode,
                 query_vector=vector,
+                # only when asked: a commit before the keyword existed can still be read
+                **({"answerable_check": True} if answerable_check else {}),
             )
             ms.append((time.perf_counter() - started) * 1000 + (prep if mode != "keyword" else 0))
             for t in min_scores:

@@ -2,7 +2,7 @@
 languages get"), measured on languages.json (generate_languages.py): the same chats and questions
 in English, French, German and Spanish, each turn stored through the real ``remember``, each
 question searched through the real ``search_memories`` in each mode (top 10, ``min_score`` 0; the
-answerability check as configured, off by default: MNEMO_ANSWERABLE_CHECK), then:
+answerability check as configured, on by default: MNEMO_ANSWERABLE_CHECK), then:
 
 - R@5 / R@10 / MRR per language and mode, and R@10 per wording (the question in the words of the
   fact's direct statement, or paraphrased) and per way the fact was told (directly, in those
@@ -53,26 +53,29 @@ def measure(data: dict[str, Any], namespaces: dict[str, int]) -> dict[str, Any]:
     from django.conf import settings
 
     floor = settings.MNEMO_SEARCH_MIN_SCORE
+    check = settings.MNEMO_ANSWERABLE_CHECK  # every search as a search with the default floor runs
     questions = data["questions"]
     codes = list(dict.fromkeys(q["language"] for q in questions))
     out: dict[str, Any] = {"floor": floor, "languages": {}, "cross_lingual": {}}
     for code in codes:
         mine = [q for q in questions if q["language"] == code]
-        whole = harness.evaluate(data, namespaces, questions=mine, min_scores=(floor,))
+        whole = harness.evaluate(data, namespaces, questions=mine, min_scores=(floor,), answerable_check=check)
         row: dict[str, Any] = {"questions": len(mine)}
         for mode in harness.MODES:
             row[mode] = whole[mode]["table"]["all"] | {"p50_ms": whole[mode]["latency_ms"]["p50"]}
         row["hybrid_floor"] = whole["hybrid"]["min_score"][str(floor)]
         row["by_wording"] = {}
         for wording in WORDINGS:
-            part = harness.evaluate(data, namespaces, questions=[q for q in mine if q["wording"] == wording])
+            part = harness.evaluate(
+                data, namespaces, questions=[q for q in mine if q["wording"] == wording], answerable_check=check
+            )
             row["by_wording"][wording] = {mode: part[mode]["table"]["all"] for mode in harness.MODES}
         # how the fact was told (in the question's keyword words, or indirectly) by how it is asked
         row["by_told"] = {}
         for told in TOLD:
             for wording in WORDINGS:
                 cell = [q for q in mine if q["told"] == told and q["wording"] == wording]
-                part = harness.evaluate(data, namespaces, questions=cell)
+                part = harness.evaluate(data, namespaces, questions=cell, answerable_check=check)
                 row["by_told"][f"{told}/{wording}"] = {mode: part[mode]["table"]["all"] for mode in harness.MODES}
         out["languages"][code] = row
         print(code, {m: row[m]["r10"] for m in harness.MODES}, flush=True)
@@ -81,7 +84,7 @@ def measure(data: dict[str, Any], namespaces: dict[str, int]) -> dict[str, Any]:
         if code == "en":
             continue
         asked = [_in(code, q) for q in english]
-        whole = harness.evaluate(data, namespaces, questions=asked)
+        whole = harness.evaluate(data, namespaces, questions=asked, answerable_check=check)
         out["cross_lingual"][code] = {mode: whole[mode]["table"]["all"] for mode in harness.MODES}
         print("en ->", code, {m: out["cross_lingual"][code][m]["r10"] for m in harness.MODES}, flush=True)
     return out
@@ -190,7 +193,7 @@ def render_section(result: dict[str, Any]) -> list[str]:
         f"{result['about']} "
         "The four sets are translations of one another (the same people, facts, turns and questions; names "
         "and numbers as they are), so a difference between two languages is the language's. Top 10 at "
-        f"`min_score` 0, the answerability check {'on' if result['answerable_check'] else 'off (the default)'}; "
+        f"`min_score` 0, the answerability check {'on (the default)' if result['answerable_check'] else 'off'}; "
         "nothing fitted on these sets.",
         "",
         "| language | hybrid R@5 / R@10 / MRR | vector R@10 | keyword R@10 | hybrid R@10, asked in the direct "

@@ -416,11 +416,14 @@ MNEMO_SEARCH_MIN_SCORE = env.float("MNEMO_SEARCH_MIN_SCORE", default=0.005)
 # knowledge updates 0.700 -> 0.800, no other type moved; bench/NOTES.md 2026-11-27). 0 turns it
 # off.
 MNEMO_SEARCH_PRESENT_RECENCY = env.float("MNEMO_SEARCH_PRESENT_RECENCY", default=0.2)
-# Hybrid search answers nothing when its top hits hold none of the query's informative words and
-# score low (memories/answerable.py: a question about something never stored). Off: out of sample
-# it silences 11-44% of such questions at 0.4-2.6 points of R@10 (bench/NOTES.md, issue 26), short
-# of the bar to ship it on (most of them, at most 2 points, on every split). English-first.
-MNEMO_ANSWERABLE_CHECK = env.bool("MNEMO_ANSWERABLE_CHECK", default=False)
+# A search that gives no min_score (the default floor) answers nothing when the query names only
+# people and things the namespace never heard of and its top hits hold few of its informative
+# words (memories/answerable.py: a question about something never stored). On: held out (coach.json
+# and languages.json, read once as pre-registered) it silenced 77% of questions about subjects never
+# mentioned at 0 to 0.6 points of R@10 on answerable ones, in English, French, German and Spanish
+# (bench/NOTES.md, issue 26, 2026-12-07). An explicit min_score (0: the top k whatever they are)
+# bypasses it.
+MNEMO_ANSWERABLE_CHECK = env.bool("MNEMO_ANSWERABLE_CHECK", default=True)
 # The vector arm embeds the query without the words found in more than this share of the
 # searched memories (a speaker's name in a chat): the rest of the question decides. 0.02 chosen by
 # cross-validation among 0.02, 0.05, 0.1 and 1 (nothing left out: R@10 falls by a fifth).

@@ -152,5 +152,5 @@ def test_the_section_renders_every_language_and_the_cross_lingual_rows():
     assert "| French | 0.500 / 0.600 (+0.000) / 0.400 |" in text
     assert "| 0.600 / 0.300 | 5.0% |" in text
     assert "| French | 0.600 | 0.600 | 0.600 |" in text
-    assert "the answerability check off (the default)" in text
+    assert "the answerability check off;" in text
     assert "| French | 0.000 (n=80) | 0.100 (n=80) | 0.200 (n=80) | 0.300 (n=80) |" in text

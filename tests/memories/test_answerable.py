@@ -103,8 +103,7 @@ def test_a_question_about_someone_never_mentioned_is_silenced(ns):
     query = "When did Bartholomew go skydiving in Vienna?"
     hits = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
     assert hits  # the search alone answers it with its nearest memories
-    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
-        assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5) == []
+    assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5, answerable_check=True) == []
 
 
 @pytest.mark.django_db
@@ -119,13 +118,35 @@ def test_a_question_about_someone_never_mentioned_is_silenced(ns):
 )
 def test_an_answerable_question_keeps_its_hits_in_order(ns, query):
     hits = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
-    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
-        gated = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5)
+    gated = selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5, answerable_check=True)
     assert [h.memory.id for h in gated] == [h.memory.id for h in hits] and gated
 
 
 @pytest.mark.django_db
 def test_other_modes_are_not_gated(ns):
     query = "When did Bartholomew go skydiving in Vienna?"
-    with override_settings(MNEMO_ANSWERABLE_CHECK=True):
-        assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5, mode="vector")
+    assert selectors.search_memories(namespace_ids=[ns.id], query=query, limit=5, mode="vector", answerable_check=True)
+
+
+@pytest.mark.django_db
+def test_the_default_floor_runs_the_check_and_an_explicit_min_score_does_not(ns, user, client_for):
+    """Over REST (the one search operation every door uses): no ``min_score`` means the default
+    floor with the check; a caller's own ``min_score`` (0: the top k whatever they are) is exactly
+    that cut; MNEMO_ANSWERABLE_CHECK=false turns the check off."""
+    never = {"query": "When did Bartholomew go skydiving in Vienna?"}
+    client = client_for(user)
+
+    def found(body):
+        response = client.post("/api/v1/memories/search", body, format="json")
+        assert response.status_code == 200, response.content
+        return response.json()["results"]
+
+    assert found(never) == []
+    text = client.post("/api/v1/memories/search", never | {"format": "text"}, format="json").json()
+    assert "No matching memories found" in str(text)
+    assert found(never | {"min_score": 0})
+    assert found(never | {"min_score": 0.005})
+    with override_settings(MNEMO_ANSWERABLE_CHECK=False):
+        assert found(never)
+    # an answerable question, and one naming someone the namespace knows, keep their hits
+    assert found({"query": "Where does Maren have her pottery studio?"})
