@@ -278,7 +278,9 @@ class SearchInput(StrictSerializer):
         default=None,
         min_value=0.0,
         max_value=1.0,
-        help_text="Leave out results scoring below this (0 keeps all); default MNEMO_SEARCH_MIN_SCORE.",
+        help_text="Leave out results scoring below this (0 keeps the top k whatever they are); when absent or "
+        "null, MNEMO_SEARCH_MIN_SCORE and the answerability check (MNEMO_ANSWERABLE_CHECK: hybrid search answers "
+        "nothing to a question about people and things the namespace never heard of).",
     )
     as_of = AwareDateTimeField(
         required=False,
