@@ -6,7 +6,7 @@ Two steps:
 features file, the shipped hybrid ranking and calibrated score of its candidates (crossval's numpy
 replica: ``SHIPPED_PRESENT``, ``SHIPPED_CALIBRATION``), its key terms as the product finds them
 (``memories.selectors.query_terms`` minus the namespace's ``common_lexemes``, named ones marked),
-and which key terms each of its top 10 hits holds (``memories.answerable.hit_words``). Written to
+and which key terms each of its top 10 hits holds (``memories.answerable.held``). Written to
 a JSON file, so that the fitting needs no database.
 
 ``crossval`` (numpy): the model's features at each top k, a logistic regression of "never
@@ -69,8 +69,8 @@ def prepare(data_dir: str, features_path: str, dataset: str) -> dict[str, Any]:
         )
         hits = []
         for i in idx:
-            words = answerable.hit_words([texts[int(q.ids[i])]])
-            hits.append([t for t in keys.terms if answerable.found(t, words)])
+            holding = answerable.held(keys.terms, [texts[int(q.ids[i])]])
+            hits.append([t for t in keys.terms if t in holding])
         out.append(
             {
                 "id": rq["id"],
