@@ -202,9 +202,12 @@ class AsyncOperations:
         **extra: Any,
     ) -> list[SearchResult]:
         """Seed 002 ``search_memory``: the best memories first (``mode``: ``hybrid``, ``vector``
-        or ``keyword``; ``tags_mode``: ``any`` or ``all``). ``as_of``: the memories valid at that
-        moment (default: now); ``created_after``/``created_before`` filter on when Mnemo stored a
-        memory instead. A read: retried when safe."""
+        or ``keyword``; ``tags_mode``: ``any`` or ``all``). ``min_score``: leave out weaker results;
+        ``None`` is the server's default floor with its answerability check (no result for a
+        question about people and things the namespace never heard of), ``0`` the best ``limit``
+        whatever they are. ``as_of``: the memories valid at that moment (default: now);
+        ``created_after``/``created_before`` filter on when Mnemo stored a memory instead. A read:
+        retried when safe."""
         body = _search_body(
             query,
             namespace=namespace,
