@@ -1074,12 +1074,18 @@ def search_memories(
     return hits
 
 
+def query_key_terms(namespace_ids: list[int], query: str) -> answerable.KeyTerms:
+    """The query's key terms as the answerability check reads them in these namespaces (the
+    stems and common words the search itself cached)."""
+    return answerable.key_terms(query, query_terms(query), _lexemes(query.split()), common_lexemes(namespace_ids))
+
+
 def answers_query(namespace_ids: list[int], query: str, hits: list[SearchHit]) -> bool:
     """Whether a hybrid search's hits answer the query at all (memories/answerable.py): False when
     its top hits hold none (or few) of the query's informative words and score low, as a question
     about something never stored. The query's stems and the namespace's common words are the ones
     the search itself found (cached), so this reads no more than the hits' text."""
-    keys = answerable.key_terms(query, query_terms(query), _lexemes(query.split()), common_lexemes(namespace_ids))
+    keys = query_key_terms(namespace_ids, query)
     top = hits[: answerable.MODEL.top_k]
     return not answerable.never_stored(answerable.features(keys, [h.memory.text for h in top], top[0].score))
 

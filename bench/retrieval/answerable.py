@@ -61,12 +61,7 @@ def prepare(data_dir: str, features_path: str, dataset: str) -> dict[str, Any]:
         idx = ranked[0][:10]
         ns = namespaces[rq["conversation"]]
         query = rq["question"]
-        keys = answerable.key_terms(
-            query,
-            selectors.query_terms(query),
-            selectors._lexemes(query.split()),
-            selectors.common_lexemes([ns]),
-        )
+        keys = selectors.query_key_terms([ns], query)
         hits = []
         for i in idx:
             holding = answerable.held(keys.terms, [texts[int(q.ids[i])]])

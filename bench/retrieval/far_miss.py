@@ -94,7 +94,7 @@ def _r10_lost(runs: list[dict[str, Any]], floor: str, check: bool) -> float:
 
 def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
     """The query searched as shipped at min_score 0; what each floor keeps, and the check's answer."""
-    from memories import answerable, selectors
+    from memories import selectors
 
     hits = selectors.search_memories(namespace_ids=[namespace], query=query, limit=10, min_score=0)
     kept: dict[str, list[str]] = {"0": [dia.get(h.memory.id, "") for h in hits]}
@@ -103,9 +103,7 @@ def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
         above = [h for h in hits if h.score >= floor]
         kept[str(floor)] = [dia.get(h.memory.id, "") for h in above]
         answers[str(floor)] = bool(above) and selectors.answers_query([namespace], query, above)
-    keys = answerable.key_terms(
-        query, selectors.query_terms(query), selectors._lexemes(query.split()), selectors.common_lexemes([namespace])
-    )
+    keys = selectors.query_key_terms([namespace], query)
     return {
         # what the answerability check reads, so a variant of it can be replayed from the dump
         "query": query,
