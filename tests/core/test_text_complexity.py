@@ -25,7 +25,7 @@ import pytest
 
 from assistant.services.build_system_prompt_service import build_frozen_prefix, memory_block
 from core.fields import TextField, check_json, check_text
-from memories import selectors, temporal
+from memories import answerable, selectors, temporal
 from memories.embedding import MiniLMInt8Embedder, get_embedder
 from memories.recency import asks_about_present
 from memories.services import same_specifics
@@ -181,6 +181,11 @@ class _Rule:
         self.rule = rule
 
 
+#: Stems of each length the check compares (a short one whole, the longer ones by prefix up to
+#: answerable.PREFIX_MAX), built of the adversarial texts' own letters so that words match them.
+_KEY_STEMS = ["a", "ab", "aaa", "aaaa", "abcd", "aaaaaaa", "partie", "x1", "tag", "e\u0301\u0302", "a" * 12]
+
+
 TEXT_PASSES: dict[str, Callable[[str], Any]] = {
     "tag normalization": normalize_tag,
     "tag list normalization": quietly(lambda text: normalize_tags(text.split(" ")[:50] + [text])),
@@ -196,6 +201,13 @@ TEXT_PASSES: dict[str, Callable[[str], Any]] = {
     ),
     "supersession (acronyms)": lambda text: temporal.replaced_values(
         temporal.shape(text), temporal.shape(text.swapcase()), rest_overlap=0.0
+    ),
+    # The answerability check (memories.answerable), on every search that gives no min_score: the
+    # top hits' words against the query's key terms (stems of every length it compares, short
+    # ones whole), and the query's own tokens for its named terms.
+    "answerability (hits' words)": lambda text: answerable.held(_KEY_STEMS, [text, text[::-1]]),
+    "answerability (key terms)": lambda text: answerable.key_terms(
+        text, [w.lower() for w in text.split()], [(w.lower(),) for w in text.split()], frozenset({"ab", "aa-"})
     ),
     "decree detection": find_decrees,
     "question about the present (search's recency cue)": asks_about_present,
