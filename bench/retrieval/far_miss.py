@@ -92,6 +92,23 @@ def _r10_lost(runs: list[dict[str, Any]], floor: str, check: bool) -> float:
     return statistics.fmean(r["r10"]["0"] for r in runs) - statistics.fmean(at_floor)
 
 
+def _absent(namespace: int, terms: tuple[str, ...]) -> list[str]:
+    """The ``terms`` (stems) that no ready memory of ``namespace`` holds: one index probe each."""
+    from django.db import connection
+
+    absent = []
+    with connection.cursor() as cursor:
+        for term in terms:
+            cursor.execute(
+                "SELECT EXISTS (SELECT 1 FROM memories_memory WHERE namespace_id = %s AND status = 'ready' "
+                "AND search_vector @@ plainto_tsquery('simple', %s))",
+                [namespace, term],
+            )
+            if not cursor.fetchone()[0]:
+                absent.append(term)
+    return absent
+
+
 def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
     """The query searched as shipped at min_score 0; what each floor keeps, and the check's answer."""
     from memories import selectors
@@ -105,6 +122,9 @@ def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
         answers[str(floor)] = bool(above) and selectors.answers_query([namespace], query, above)
     keys = selectors.query_key_terms([namespace], query)
     return {
+        # key terms no live memory of the namespace holds as a word (its full-text index), for a
+        # replayed variant of the check that reads the whole namespace, not the top hits
+        "absent": _absent(namespace, keys.terms),
         # what the answerability check reads, so a variant of it can be replayed from the dump
         "query": query,
         "key_terms": list(keys.terms),
