@@ -15,9 +15,14 @@ sample on generated pairs (bench/contradictions.py, docs/time-aware.md):
    "the user's manager"), English putting the subject first; "Priya lives in Paris" and "Colby
    lives in Paris" are two people, not one changed fact;
 4. not an addition: the new text does not say "also", "too", "another", "as well"… ("also speaks
-   Spanish" adds to "speaks French", it does not replace it).
+   Spanish" adds to "speaks French", it does not replace it);
+5. a time alone is not the thing: when every value the old text drops is a time (a clock time,
+   a weekday, a month), the new text shares at least one other word with it, change word or not.
+   A time says *when*, and two things can each have one: "started saxophone lessons every Tuesday"
+   is not moved by "I start my new job on Monday"; "standup every Tuesday" is by "standup moved
+   to Thursday".
 
-English is the default: rules 1, 3 and 4 are tuned on or written for English. In other languages
+English is the default: rules 1, 3, 4 and 5 are tuned on or written for English. In other languages
 numbers and codes are found in any script and names in any script with capital letters; scripts
 without case (Chinese, Japanese, Arabic, Hebrew, Thai…) only have their numbers and codes.
 """
@@ -48,6 +53,14 @@ _CHANGE = frozenset(
 _CHANGE_PAIRS = frozenset({("no", "longer"), ("not", "anymore")})
 _MARKERS = _FUNCTION_WORDS | _ADDITIVE | _CHANGE
 _DIGIT = re.compile(r"\d")
+#: A clock time written as one token: "9am", "11:15am", "10:30", "2pm", "9h30" (rule 5).
+_CLOCK = re.compile(r"\d{1,2}(?:[:h]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE)
+#: Weekdays and months, English (rule 5); "may" and "march" only count as a capitalised value.
+_CALENDAR = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec""".split()  # noqa: SIM905 (a list of words reads better as words)
+)
 #: Longer texts are not compared: a document is not one fact, and a fact of more than the embedder's
 #: window is not "the same thing" said with another value (a stated fact is a sentence or two). It
 #: also bounds what the rule costs remember: at most 8 candidates of this many characters.
@@ -163,6 +176,19 @@ def shape(text: str) -> Shape:
 _stored_shape = functools.lru_cache(maxsize=4096)(shape)
 
 
+def _is_time(value: str) -> bool:
+    """A value that only says when (rule 5): each of its words a weekday or month name, or a clock
+    time with a colon, an h or an am/pm ("9am", "10:30"; a bare "42" is a number, not a time)."""
+    for part in value.split():
+        word = part.strip(_EDGE).lower()
+        if word in _CALENDAR:
+            continue
+        if _CLOCK.fullmatch(word) and not word.isdigit():
+            continue
+        return False
+    return True
+
+
 def _initials(value: str) -> str:
     return "".join(part[:1] for part in value.split()).upper()
 
@@ -227,13 +253,15 @@ def contradiction(
 
 
 def replaced_values(a: Shape, b: Shape, *, rest_overlap: float = REST_OVERLAP) -> Contradiction | None:
-    """Rules 2 to 4 of the module (all but the similarity) for the shapes of an old and a new text."""
+    """Rules 2 to 5 of the module (all but the similarity) for the shapes of an old and a new text."""
     if b.additive or not a.opening or a.opening != b.opening:
         return None
     if not b.change and a.rest | b.rest and len(a.rest & b.rest) < rest_overlap * len(a.rest | b.rest):
         return None
     dropped, named = _missing(a.values, b), _missing(b.values, a)
     if not dropped or not named:
+        return None
+    if all(_is_time(v) for v in dropped) and not a.rest & b.rest:
         return None
     return Contradiction(old_values=dropped, new_values=named)
 
