@@ -16,8 +16,9 @@ sample on generated pairs (bench/contradictions.py, docs/time-aware.md):
    lives in Paris" are two people, not one changed fact;
 4. not an addition: the new text does not say "also", "too", "another", "as well"… ("also speaks
    Spanish" adds to "speaks French", it does not replace it);
-5. a time alone is not the thing: when every value the old text drops is a time (a clock time,
-   a weekday, a month), the new text shares at least one other word with it, change word or not.
+5. a time alone is not the thing: when every value the old text drops, or every value the new
+   text names, is a time (a clock time, a weekday, a month; "Saturdays" mentions Saturday), the
+   new text shares at least one other word with the old, change word or not.
    A time says *when*, and two things can each have one: "started saxophone lessons every Tuesday"
    is not moved by "I start my new job on Monday"; "standup every Tuesday" is by "standup moved
    to Thursday".
@@ -55,11 +56,15 @@ _MARKERS = _FUNCTION_WORDS | _ADDITIVE | _CHANGE
 _DIGIT = re.compile(r"\d")
 #: A clock time written as one token: "9am", "11:15am", "10:30", "2pm", "9h30" (rule 5).
 _CLOCK = re.compile(r"\d{1,2}(?:[:h]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE)
-#: Weekdays and months, English (rule 5); "may" and "march" only count as a capitalised value.
-_CALENDAR = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
-    january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec""".split()  # noqa: SIM905 (a list of words reads better as words)
+#: Weekdays and months, English (rule 5), and their abbreviations that are not also words ("sat",
+#: "sun", "wed", "mar"); "may" and "march" count, as a capitalised value only.
+_WEEKDAYS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday
+    mon tue tues thu thur thurs fri""".split()  # noqa: SIM905 (a list of words reads better as words)
+)
+_CALENDAR = _WEEKDAYS | frozenset(
+    """january february march april may june july august september october november december
+    jan feb apr jun jul aug sep sept oct nov dec""".split()  # noqa: SIM905 (a list of words reads better as words)
 )
 #: Longer texts are not compared: a document is not one fact, and a fact of more than the embedder's
 #: window is not "the same thing" said with another value (a stated fact is a sentence or two). It
@@ -141,6 +146,8 @@ def shape(text: str) -> Shape:
         word = _word(token)
         if word:
             words.add(word)
+            if word[:-1] in _WEEKDAYS and word[-1] == "s":  # "on Saturdays" mentions Saturday (rule 5)
+                words.add(word[:-1])
         if not opening and word and word not in _FUNCTION_WORDS:
             opening = word
         if word in _ADDITIVE or (previous, word) in _ADDITIVE_PAIRS:
@@ -181,7 +188,7 @@ def _is_time(value: str) -> bool:
     time with a colon, an h or an am/pm ("9am", "10:30"; a bare "42" is a number, not a time)."""
     for part in value.split():
         word = part.strip(_EDGE).lower()
-        if word in _CALENDAR:
+        if word in _CALENDAR or (word[-1:] == "s" and word[:-1] in _WEEKDAYS):
             continue
         if _CLOCK.fullmatch(word) and not word.isdigit():
             continue
@@ -261,7 +268,7 @@ def replaced_values(a: Shape, b: Shape, *, rest_overlap: float = REST_OVERLAP) -
     dropped, named = _missing(a.values, b), _missing(b.values, a)
     if not dropped or not named:
         return None
-    if all(_is_time(v) for v in dropped) and not a.rest & b.rest:
+    if (all(_is_time(v) for v in dropped) or all(_is_time(v) for v in named)) and not a.rest & b.rest:
         return None
     return Contradiction(old_values=dropped, new_values=named)
 

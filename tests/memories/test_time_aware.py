@@ -404,15 +404,29 @@ def test_a_turn_told_again_in_other_words_is_not_a_replaced_value():
             None,
         ),
         ("User's yoga class is at 7pm.", "User now has a dentist appointment at 9am.", None),
+        # ...nor is a name dropped by a text whose only values are times (about something else)
+        (
+            "Ana: My sister Marta just qualified as a journalist.",
+            "Ana: I joined a judo club, we train on Wednesdays and Saturdays.",
+            None,
+        ),
+        # a weekday in the plural mentions it: Saturday is not dropped, Wednesday is added
+        (
+            "Ana: My legs are so sore after tennis training on Saturday.",
+            "Ana: I joined a tennis club, we now train on Wednesdays and Saturdays.",
+            None,
+        ),
+        ("Our yoga class is on Saturday.", "Our yoga class moved to Sundays.", (["Saturday"], ["Sundays"])),
         # a value that is not only a time still replaces as before ("42" is a number, not a time)
         ("User's office is room 42.", "User's office moved to room 7B.", (["42"], ["7B"])),
         ("User's office is room 42 on Monday.", "User now works from Globex.", (["42", "Monday"], ["Globex"])),
     ],
 )
 def test_a_time_alone_is_not_the_thing(old, new, replaced):
-    """Rule 5 of memories/temporal.py: when every value the old text drops is a time (a clock time,
-    a weekday, a month), the new text must share another word with it, change word or not (the
-    English wrong closes on the languages pairs: bench/NOTES.md, 2026-12-07, third session)."""
+    """Rule 5 of memories/temporal.py: when every value the old text drops, or every value the new
+    one names, is a time (a clock time, a weekday, a month), the new text must share another word
+    with it, change word or not; a weekday in the plural mentions the weekday (the English wrong
+    closes on the languages pairs: bench/NOTES.md, 2026-12-07, third session)."""
     found = contradiction(old, new, similarity=0.6, threshold=0.46, change_threshold=0.3)
     assert (None if found is None else (found.old_values, found.new_values)) == replaced
 
