@@ -109,8 +109,9 @@ def _absent(namespace: int, terms: tuple[str, ...]) -> list[str]:
     return absent
 
 
-def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
-    """The query searched as shipped at min_score 0; what each floor keeps, and the check's answer."""
+def _search(namespace: int, query: str, dia: dict[int, str], detail: bool = False) -> dict[str, Any]:
+    """The query searched as shipped at min_score 0; what each floor keeps, and the check's answer;
+    with ``detail``, what a replayed variant of the check reads as well (for --dump)."""
     from memories import selectors
 
     hits = selectors.search_memories(namespace_ids=[namespace], query=query, limit=10, min_score=0)
@@ -120,16 +121,7 @@ def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
         above = [h for h in hits if h.score >= floor]
         kept[str(floor)] = [dia.get(h.memory.id, "") for h in above]
         answers[str(floor)] = bool(above) and selectors.answers_query([namespace], query, above)
-    keys = selectors.query_key_terms([namespace], query)
-    return {
-        # key terms no live memory of the namespace holds as a word (its full-text index), for a
-        # replayed variant of the check that reads the whole namespace, not the top hits
-        "absent": _absent(namespace, keys.terms),
-        # what the answerability check reads, so a variant of it can be replayed from the dump
-        "query": query,
-        "key_terms": list(keys.terms),
-        "named": sorted(keys.named),
-        "hits": [[h.score, h.memory.text] for h in hits],
+    run: dict[str, Any] = {
         "top": hits[0].score if hits else 0.0,
         # the strongest evidence of either arm among the hits (whatever their order)
         "cos": max((h.similarity or 0.0 for h in hits), default=0.0),
@@ -137,10 +129,24 @@ def _search(namespace: int, query: str, dia: dict[int, str]) -> dict[str, Any]:
         "kept": kept,
         "answers": answers,
     }
+    if detail:  # one index probe per key term: only when the dump is asked for
+        keys = selectors.query_key_terms([namespace], query)
+        run |= {
+            # key terms no live memory of the namespace holds as a word (its full-text index), for
+            # a replayed variant of the check that reads the whole namespace, not the top hits
+            "absent": _absent(namespace, keys.terms),
+            # what the answerability check reads, so a variant of it can be replayed from the dump
+            "query": query,
+            "key_terms": list(keys.terms),
+            "named": sorted(keys.named),
+            "hits": [[h.score, h.memory.text] for h in hits],
+        }
+    return run
 
 
 def evaluate(targets: list[str], per_namespace: int, seed: int, dumped: dict[str, Any] | None = None) -> dict[str, Any]:
     """The silence table of each target set; every search's record into ``dumped`` if given."""
+    detail = dumped is not None
     dumped = {} if dumped is None else dumped
     sets = {name: harness.dataset(name) for name in READ}
     result: dict[str, Any] = {"per_namespace": per_namespace, "seed": seed, "floors": FLOORS, "targets": {}}
@@ -153,13 +159,13 @@ def evaluate(targets: list[str], per_namespace: int, seed: int, dumped: dict[str
         for conv in data["conversations"]:
             for q in foreign_questions(target, conv, sets, per_namespace, seed):
                 for form in far:
-                    run = _search(namespaces[conv["id"]], q[form], dia)
+                    run = _search(namespaces[conv["id"]], q[form], dia, detail)
                     far[form].append(run)
                 if len(examples) < 3:
                     examples.append(q | {"conversation": conv["id"]})
         near, answerable = [], []
         for q in data["questions"]:
-            run = _search(namespaces[q["conversation"]], q["question"], dia)
+            run = _search(namespaces[q["conversation"]], q["question"], dia, detail)
             if q["evidence"]:
                 ev = set(q["evidence"])
                 run["r10"] = {f: len(ev & set(run["kept"][f])) / len(ev) for f in run["kept"]}
@@ -263,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"not a read set or coach: {', '.join(sorted(unknown))}")
     harness.setup_django(Path(args.data_dir))
     dumped: dict[str, Any] = {}
-    result = evaluate(targets, args.per_namespace, args.seed, dumped)
+    result = evaluate(targets, args.per_namespace, args.seed, dumped if args.dump else None)
     if args.dump:
         Path(args.dump).write_text(json.dumps(dumped) + "\n")
     result["date"] = datetime.now(UTC).isoformat(timespec="seconds")
