@@ -261,7 +261,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-namespace", type=int, default=30)
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--json")
-    parser.add_argument("--dump", help="every search's record (top score, best cosine and coverage) here")
+    parser.add_argument(
+        "--dump",
+        help=(
+            "every search's record here (top score, best cosine and coverage; its key terms, those absent "
+            "from the namespace, its hits' texts)"
+        ),
+    )
     args = parser.parse_args(argv)
     targets = args.targets.split(",")
     unknown = set(targets) - set(READ) - {"coach"}
