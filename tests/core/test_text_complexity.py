@@ -196,8 +196,8 @@ def _key_term_inputs(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
     token (selectors._lexemes reads them from its per-process cache). Why: building these in the
     timed call (three splits, a new tuple per token) measured the allocator, not the pass: its
     time per character rose with the input's size as its objects left the caches (CI's 2-core
-    machine read 10.2 at 4n/32n; on a Zen 4 the same lambda read 8.4 at n = 2,000 and 9.9 at
-    32,000, key_terms alone 7.8 to 8.3 at every size)."""
+    machine read 10.2 at 4n/32n; on a Zen 4 the same lambda read 8.3 to 8.4 at n = 2,000 and 9.9
+    to 10.1 at 32,000; key_terms alone 7.3 to 8.3 on both at n = 500 to 32,000)."""
     words = text.split()
     stems: dict[str, tuple[str, ...]] = {}
     token_stems = [stems.setdefault(w, (w.lower(),)) for w in words]
