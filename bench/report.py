@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ def verdict(ok: bool | None) -> str:
     return "—" if ok is None else ("holds" if ok else "**does not hold**")
 
 
-def render(results: dict[str, Any], source: str, notes: str = "") -> str:
+def render(results: dict[str, Any], source: str) -> str:
     m = results["machine"]
     e = results.get("embedder", {})
     lines = [
@@ -217,8 +219,6 @@ def render(results: dict[str, Any], source: str, notes: str = "") -> str:
         f"| mixed load, 32 clients for 60 s, 0 errors | {verdict(checks['load_32_errors'])} |",
         "",
     ]
-    if notes:
-        lines += ["## Notes", "", notes.strip(), ""]
     sys.path.insert(0, str(ROOT))  # run as a script: bench/ is not a package on the path
     from bench.retrieval.bench import render_sections  # retrieval quality and search plans (issue 14)
 
@@ -276,17 +276,34 @@ def sources(results_dir: Path, record: bool = True) -> list[Path]:
     return [ROOT / n for n in names]
 
 
+#: The lab notebook's page: bench/NOTES.md, every experiment as it was pre-registered and read.
+NOTES_PAGE = "benchmark-notes.md"
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs (Python-Markdown's toc) gives a heading: ASCII, lower case, word
+    characters, spaces and hyphens kept, runs of spaces and hyphens one hyphen."""
+    text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def contents(text: str) -> list[str]:
+    """A list of the page's sections (its ``## `` headings), each a link to its anchor."""
+    headings = [line[3:].strip() for line in text.splitlines() if line.startswith("## ")]
+    return [f"- [{h.replace('`', '')}](#{slug(h)})" for h in headings]
+
+
 def page(files: list[Path]) -> str:
-    """docs/benchmarks.md's text from ``files`` (merged, oldest first) and NOTES.md, then the side
-    benchmarks' sections, each from the newest file of its own results folder: text passes and
-    request size (issue 24), supersession, the answerability check, questions about things never stored and
-    other languages (issue 26), search CPU,
-    remember's cost, the full-text index's pending list and the opt-in embedder (issue 25), Mem0
-    beside Mnemo (issue 25)."""
+    """docs/benchmarks.md's text: the newest `make bench-peers` run first (Mem0 beside Mnemo, issue
+    25's headline), then ``files`` (merged, oldest first: make bench's results and targets, retrieval
+    quality), then the side benchmarks' sections, each from the newest file of its own results
+    folder: text passes and request size (issue 24), supersession, the answerability check,
+    questions about things never stored and other languages (issue 26), search CPU, remember's
+    cost, the full-text index's pending list and the embedders (issue 25). A list of the sections
+    comes first; the lab notebook (bench/NOTES.md) is a page of its own (:func:`notes_page`)."""
     results, source = merge(files)
-    notes_file = ROOT / "bench" / "NOTES.md"
-    notes = notes_file.read_text() if notes_file.exists() else ""
-    text = render(results, source, notes)
+    text = render(results, source)
     from bench import contradictions, gin_pending, remember_cost, search_cpu, text_limits
     from bench.peers import report as peers  # make bench-peers, Mem0 beside Mnemo (issue 25)
     from bench.retrieval import (
@@ -310,18 +327,47 @@ def page(files: list[Path]) -> str:
         gin_pending,
         embedder_speed,
         embedder_compare,
-        peers,
     ):
         section = benchmark.newest_section()
         text = text.rstrip("\n") + "\n\n" + "\n".join(section) if section else text
-    return text
+    # The header (title, sources, machine) stays on top; the peers run comes right after it.
+    head, _, body = text.partition("\n## ")
+    body = "## " + body
+    headline = peers.newest_section()
+    if headline:
+        body = "\n".join(headline).rstrip("\n") + "\n\n" + body
+    notebook = (
+        f"The lab notebook, every experiment behind these numbers as it was written down before and "
+        f"after its run (newest first), is on its own page: [Benchmark notes]({NOTES_PAGE}) "
+        "(bench/NOTES.md)."
+    )
+    return "\n".join([head.rstrip("\n"), "", *contents(body), "", notebook, "", body.rstrip("\n"), ""])
+
+
+def notes_page() -> str:
+    """docs/benchmark-notes.md's text: bench/NOTES.md under a title, its entries newest first."""
+    notes = (ROOT / "bench" / "NOTES.md").read_text()
+    return "\n".join(
+        [
+            "# Benchmark notes",
+            "",
+            "The lab notebook of [the benchmarks](benchmarks.md), copied from bench/NOTES.md (edit that "
+            "file, then run `.venv/bin/python bench/report.py`): each experiment's plan and criteria, "
+            "written and committed before its run, then what it read. Newest first.",
+            "",
+            notes.strip(),
+            "",
+        ]
+    )
 
 
 def main() -> None:
     files = [Path(a) for a in sys.argv[1:]] or sources(ROOT / "bench" / "results")
     target = ROOT / "docs" / "benchmarks.md"
     target.write_text(page(files))
-    print(f"wrote {target}")
+    notes = ROOT / "docs" / NOTES_PAGE
+    notes.write_text(notes_page())
+    print(f"wrote {target} and {notes}")
 
 
 if __name__ == "__main__":

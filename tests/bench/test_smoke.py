@@ -172,14 +172,33 @@ def test_the_peers_section_is_the_committed_run():
 
 
 def test_the_committed_benchmarks_page_is_what_the_report_makes():
-    """docs/benchmarks.md is generated (bench/report.py with no arguments, from
-    bench/results/SOURCES, the side benchmarks' newest results and bench/NOTES.md): a page edited by
-    hand, a results file or a note added without making the page again, fails here."""
-    from bench.report import page, sources
+    """docs/benchmarks.md and docs/benchmark-notes.md are generated (bench/report.py with no
+    arguments, from bench/results/SOURCES, the side benchmarks' newest results and bench/NOTES.md):
+    a page edited by hand, a results file or a note added without making the pages again, fails
+    here."""
+    from bench.report import NOTES_PAGE, notes_page, page, sources
 
     committed = (ROOT / "docs" / "benchmarks.md").read_text()
     made = page(sources(ROOT / "bench" / "results", record=False))
     assert made == committed, "docs/benchmarks.md is stale: run .venv/bin/python bench/report.py"
+    notes = (ROOT / "docs" / NOTES_PAGE).read_text()
+    assert notes == notes_page(), f"docs/{NOTES_PAGE} is stale: run .venv/bin/python bench/report.py"
+
+
+def test_the_benchmarks_page_opens_with_its_sections_and_the_peers_run():
+    """docs/benchmarks.md lists its sections first, one link per ``##`` heading in page order (the
+    anchors themselves are checked by the strict docs build), then Mem0 beside Mnemo; the lab
+    notebook is not on it but linked."""
+    from bench.report import NOTES_PAGE, slug
+
+    text = (ROOT / "docs" / "benchmarks.md").read_text()
+    headings = [line[3:] for line in text.splitlines() if line.startswith("## ")]
+    assert headings[0].startswith("Mnemo beside Mem0")
+    links = [line for line in text.split("\n## ", 1)[0].splitlines() if line.startswith("- [")]
+    assert links == [f"- [{h.replace('`', '')}](#{slug(h)})" for h in headings]
+    assert "## Notes" not in text and f"]({NOTES_PAGE})" in text
+    assert slug("Mnemo beside Mem0 (`make bench-peers`)") == "mnemo-beside-mem0-make-bench-peers"
+    assert slug("The full-text index's pending list (issue 25)") == "the-full-text-indexs-pending-list-issue-25"
 
 
 def test_the_readme_and_the_benchmarking_page_quote_the_newest_peers_run():
