@@ -44,7 +44,7 @@ def render(results: dict[str, Any], source: str) -> str:
         f"date {m['date']}; commit `{m['commit']}`. The machine is shared and noisy: read medians and ratios, "
         "not single numbers.",
         "",
-        "## Results",
+        "## Results of `make bench`",
         "",
         "| measurement | result |",
         "|---|---|",
@@ -198,7 +198,7 @@ def render(results: dict[str, Any], source: str) -> str:
         checks["web_rss_mb"] = rss.get("web", 0) <= TARGETS["web_rss_mb"] if rss.get("web") else None
     lines += [
         "",
-        "## Targets",
+        "## Targets of `make bench`",
         "",
         "| target | verdict |",
         "|---|---|",
