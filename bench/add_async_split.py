@@ -15,6 +15,7 @@ and stopped after it, so the arms never share the machine.
 
     .venv/bin/python bench/add_async_split.py --runs 2
     .venv/bin/python bench/add_async_split.py --arm before=/tmp/base --arm after=. --runs 4
+    .venv/bin/python bench/add_async_split.py --no-warm-up --runs 2   # a just-started stack
 """
 
 from __future__ import annotations
@@ -216,6 +217,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--runs", type=int, default=2, help="runs per arm (ABBA order over the arms)")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--conversation", type=int, default=-1, help="which conversation (bench-peers: the last)")
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="time the stack's first memories (no 64-memory run before): what a just-started worker does",
+    )
     parser.add_argument("--json")
     parser.add_argument("--py-spy", help="a py-spy binary: profile the web and worker processes (raw stacks)")
     args = parser.parse_args(argv)
@@ -244,6 +250,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "conversation": conv["id"],
         "memories": len(items),
         "client_threads": args.threads,
+        "warm_up": not args.no_warm_up,
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
         "runs": [],
     }
@@ -252,7 +259,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         stack = Stack(sys.executable, work, root=Path(arms[name]), env={})
         try:
             token = stack.side("setup", "--namespaces", "agent:split-warm,agent:split-run")["token"]
-            one_run(stack, token, "agent:split-warm", items[:64], args.threads)  # pools, threads, caches
+            if not args.no_warm_up:
+                one_run(stack, token, "agent:split-warm", items[:64], args.threads)  # pools, threads, caches
             time.sleep(1.0)
             run = {"arm": name, "load_average": [round(x, 2) for x in os.getloadavg()]}
             spies = None

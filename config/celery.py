@@ -39,6 +39,19 @@ def _on_retry(sender=None, **kwargs):
 
 
 @worker_init.connect
+def _prepare_worker(sender=None, **kwargs):
+    """Before the worker takes its first task: each task's share of the cores, then the embedder
+    loaded and run once (MNEMO_WARM_EMBEDDER, as gunicorn's post_worker_init does for the web
+    processes). Why: otherwise the first tasks after a start load the model themselves, about a
+    second of CPU (bench/NOTES.md, 2026-12-08: 488 queued memories ready in 3.0 s from a cold
+    worker against 1.7 s from a warm one), and every memory queued meanwhile waits for it."""
+    _embedder_threads_per_task(sender)
+    if os.environ.get("MNEMO_WARM_EMBEDDER", "true").lower() in {"1", "true", "yes"}:
+        from memories.embedding import get_embedder
+
+        get_embedder().embed(["warm up"])
+
+
 def _embedder_threads_per_task(sender=None, **kwargs):
     """Several tasks at once in one worker (the threads pool): each embeds on its share of the
     cores, so the tasks do not fight over them (onnxruntime's default is a spinning thread per

@@ -212,6 +212,35 @@ def test_a_threaded_worker_gives_each_task_its_share_of_the_cores(
     assert (share if expected == "share" else 0) == settings.MNEMO_EMBEDDER_THREADS
 
 
+@pytest.mark.parametrize("warm", ["true", "false"])
+def test_the_worker_loads_its_embedder_before_its_first_task(settings, monkeypatch, warm):
+    """Celery's worker_init (before the worker takes a task) sets each task's share of the cores,
+    then, unless MNEMO_WARM_EMBEDDER is false, builds the embedder with that share and runs it
+    once: a cold worker's first tasks would otherwise load the model themselves (bench/NOTES.md,
+    2026-12-08)."""
+    import os
+
+    from celery.signals import worker_init
+
+    from config.celery import _prepare_worker
+    from memories import embedding
+
+    assert any(ref() is _prepare_worker for _, ref in worker_init.receivers)  # connected, not only defined
+    monkeypatch.setattr(embedding, "_embedder", None)
+    monkeypatch.delenv("MNEMO_EMBEDDER_THREADS", raising=False)
+    monkeypatch.setenv("MNEMO_WARM_EMBEDDER", warm)
+    settings.MNEMO_EMBEDDER_THREADS = 0
+    _prepare_worker(sender=_Worker("threads", 2))
+    share = max(1, (os.cpu_count() or 1) // 2)
+    assert share == settings.MNEMO_EMBEDDER_THREADS
+    if warm == "false":
+        assert embedding._embedder is None
+    else:
+        built = embedding._embedder
+        assert built is not None and built._session is not None  # type: ignore[attr-defined]
+        assert built._threads == share  # type: ignore[attr-defined]
+
+
 @pytest.mark.django_db
 def test_server_timing_splits_a_search_into_its_phases(user):
     from memories import services
