@@ -104,6 +104,10 @@ def test_an_add_with_the_broker_down_is_kept_and_embedded_after_it_returns(token
         assert response.status_code == 202
         memory_id = response.json()["id"]
         assert Memory.objects.get(id=memory_id).status == Memory.Status.QUEUED
+        # The publisher's try (and its one retry) is over before the broker returns: a retry that
+        # landed after the restart would send the task itself, and a worker that has its model
+        # loaded before it says ready would embed the row before the sweep below could count it.
+        assert services.publisher.flush()
         private_redis.start()
         start_worker(private_redis.url)
         assert services.requeue_stale_memories(older_than=timedelta(0)) == 1
