@@ -6,6 +6,7 @@ from celery import Celery
 from celery.signals import task_failure, task_retry, task_success, worker_init
 
 from config import broker
+from config.warmup import warm_embedder
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -46,7 +47,7 @@ def _prepare_worker(sender=None, **kwargs):
     second of CPU (bench/NOTES.md, 2026-12-08: 488 queued memories ready in 3.0 s from a cold
     worker against 1.7 s from a warm one), and every memory queued meanwhile waits for it."""
     _embedder_threads_per_task(sender)
-    if os.environ.get("MNEMO_WARM_EMBEDDER", "true").lower() in {"1", "true", "yes"}:
+    if warm_embedder():
         from memories.embedding import get_embedder
 
         get_embedder().embed(["warm up"])

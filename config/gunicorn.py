@@ -45,19 +45,15 @@ def _exit_normally(signum, frame):
     raise SystemExit(0)
 
 
-def _warm_embedder() -> bool:
-    """MNEMO_WARM_EMBEDDER: the model ready before the first request (the graph derived once, each
-    worker loading it at start), or left to the first request that embeds."""
-    return os.environ.get("MNEMO_WARM_EMBEDDER", "true").lower() in {"1", "true", "yes"}
-
-
 def on_starting(server):
     """Derive the embedder's graph once, in a child process, before the workers start (as
     ``make run`` does before it starts gunicorn: MNEMO_EMBEDDER_PREPARED). Without it, on a first
     start every worker derives the graph for itself at the same moment, each peaking at about
     1 GB and keeping some 300 MB of it (memories/graph_prepare.py). A failure is logged; the
     workers then derive for themselves."""
-    if os.environ.get("MNEMO_EMBEDDER_PREPARED") or not _warm_embedder():
+    from config.warmup import warm_embedder
+
+    if os.environ.get("MNEMO_EMBEDDER_PREPARED") or not warm_embedder():
         return
     from memories.graph_prepare import prepare_in_child
 
@@ -79,8 +75,10 @@ def post_worker_init(worker):
     """
     import signal
 
+    from config.warmup import warm_embedder
+
     signal.signal(signal.SIGTERM, _exit_normally)
-    if _warm_embedder():
+    if warm_embedder():
         import django
 
         django.setup()
